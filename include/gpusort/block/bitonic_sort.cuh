@@ -1,0 +1,126 @@
+// gpusort/block/bitonic_sort.cuh — bitonic sort of one tile held by a thread block
+// (Dehne & Zaboli, Algorithm 1 step 2: the tile-local sort; also the bucket sort of step 9).
+//
+// Each thread holds ITEMS items in the blocked arrangement. Strides inside a warp's
+// 32*ITEMS items run in registers and shuffles (warp::bitonic_sort / bitonic_merge); only
+// the strides that cross warps go through shared memory, once per merge stage.
+// The ragged overload sorts a partly filled tile (the array's last one): slots at or past
+// `valid_items` need no initial value and end up after every real item, in no order;
+// no sentinel key is needed. It takes ragged_bitonic_sort_storage (a validity flag per
+// slot), so callers that only sort full tiles do not pay for it in shared memory.
+//
+// Preconditions: THREADS a multiple of 32, THREADS and ITEMS powers of two; every thread
+// of the block calls; `storage` is shared memory, reusable once the call returns.
+// Cost: log2(N)(log2(N)+1)/2 steps for N = THREADS*ITEMS; one shared-memory round trip
+// per stage above the warp span. Not stable.
+#pragma once
+
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/padded_buffer.cuh>
+#include <gpusort/detail/ragged.cuh>
+#include <gpusort/thread/compare_exchange.cuh>
+#include <gpusort/warp/bitonic_sort.cuh>
+
+namespace gpusort {
+namespace block {
+
+template <class Key, class Value, int THREADS, int ITEMS>
+struct bitonic_sort_storage {
+  detail::padded_buffer<Key, THREADS * ITEMS> keys;
+  detail::padded_buffer<Value, THREADS * ITEMS> values;
+};
+
+// Storage of the ragged overload: each slot also carries whether it holds an item.
+template <class Key, class Value, int THREADS, int ITEMS>
+using ragged_bitonic_sort_storage = bitonic_sort_storage<detail::maybe<Key>, Value, THREADS, ITEMS>;
+
+}  // namespace block
+
+namespace detail {
+
+// One merge stage of the block network over runs of `block_size` items (> warp span):
+// the strides that cross warps through shared memory, then the rest inside each warp,
+// whose direction is uniform per warp there.
+template <int THREADS, int ITEMS, class Key, class Value, class Compare, class Buffers>
+__device__ __forceinline__ void block_bitonic_stage(Key (&keys)[ITEMS], Value (&values)[ITEMS],
+                                                    Compare cmp, Buffers& shared, int block_size) {
+  constexpr int span = warp::lanes * ITEMS;
+  constexpr int n = THREADS * ITEMS;
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    shared.keys[threadIdx.x * ITEMS + r] = keys[r];
+    shared.values[threadIdx.x * ITEMS + r] = values[r];
+  }
+  __syncthreads();
+  for (int stride = block_size / 2; stride >= span; stride /= 2) {
+    for (int pair = threadIdx.x; pair < n / 2; pair += THREADS) {
+      const int i = 2 * stride * (pair / stride) + pair % stride;
+      thread::compare_exchange(shared.keys[i], shared.keys[i + stride], shared.values[i],
+                               shared.values[i + stride], cmp, (i & block_size) != 0);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    keys[r] = shared.keys[threadIdx.x * ITEMS + r];
+    values[r] = shared.values[threadIdx.x * ITEMS + r];
+  }
+  __syncthreads();
+  warp::bitonic_merge<ITEMS>(keys, values, cmp, ((threadIdx.x * ITEMS) & block_size) != 0);
+}
+
+template <int THREADS, int ITEMS, class Key, class Value, class Compare, class Buffers>
+__device__ __forceinline__ void block_bitonic_sort(Key (&keys)[ITEMS], Value (&values)[ITEMS],
+                                                   Compare cmp, Buffers& shared) {
+  static_assert(THREADS % warp::lanes == 0 && (THREADS & (THREADS - 1)) == 0,
+                "THREADS must be a power of two and a multiple of 32");
+  constexpr int span = warp::lanes * ITEMS;
+  constexpr int n = THREADS * ITEMS;
+  const int warp_id = threadIdx.x / warp::lanes;
+
+  // Merge stages up to the warp span: neighbouring warps sort in opposite directions so
+  // each pair forms the bitonic sequence of the first cross-warp stage.
+  warp::bitonic_sort<ITEMS>(keys, values, cmp, n > span && (warp_id & 1) != 0);
+#pragma unroll 1
+  for (int block_size = 2 * span; block_size <= n; block_size *= 2) {
+    block_bitonic_stage<THREADS>(keys, values, cmp, shared, block_size);
+  }
+}
+
+}  // namespace detail
+
+namespace block {
+
+// Sorts the block's THREADS*ITEMS items.
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)[ITEMS],
+                                             Compare cmp,
+                                             bitonic_sort_storage<Key, Value, THREADS, ITEMS>& storage) {
+  detail::block_bitonic_sort<THREADS>(keys, values, cmp, storage);
+}
+
+// Sorts the first `valid_items` items of the tile (blocked positions); the rest are padding.
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)[ITEMS],
+                                             int valid_items, Compare cmp,
+                                             ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS>& storage) {
+  if (valid_items >= THREADS * ITEMS) {
+    // A full tile needs no flags; the ragged storage is larger than the plain one.
+    bitonic_sort<THREADS>(keys, values, cmp,
+                          reinterpret_cast<bitonic_sort_storage<Key, Value, THREADS, ITEMS>&>(storage));
+    return;
+  }
+  detail::maybe<Key> tagged[ITEMS];
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    tagged[r].key = keys[r];
+    tagged[r].valid = threadIdx.x * ITEMS + r < valid_items;
+  }
+  detail::block_bitonic_sort<THREADS>(tagged, values,
+                                        detail::valid_first<Compare>{cmp}, storage);
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) keys[r] = tagged[r].key;
+}
+
+}  // namespace block
+}  // namespace gpusort

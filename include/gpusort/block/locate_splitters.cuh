@@ -1,0 +1,113 @@
+// gpusort/block/locate_splitters.cuh — where each global splitter falls in a sorted tile
+// (Dehne & Zaboli, Algorithm 1 step 6: sample indexing by the halving parallel binary search).
+//
+// For a sorted tile (item i at position tile_offset + i) and s splitters given as
+// (key, position) pairs sorted under detail::precedes, writes ranks[b] = the number of tile
+// items that precede splitter b. s splitters cut the tile into s + 1 buckets; bucket b is
+// [ranks[b-1], ranks[b]) with ranks[-1] = 0 and ranks[s] = valid_items: the items from
+// splitter b-1 on (an item equal to splitter b-1 in key and position, i.e. the sampled item
+// itself, belongs to bucket b) up to splitter b's predecessor. Ties are broken
+// by position, so equal keys are split between buckets exactly where the global sample
+// put the splitter, which keeps every bucket within the paper's 2n/s bound on any input.
+//
+// The halving scheme of the paper, one level per halving: level 0 searches the middle
+// splitter over the whole tile; each further level searches the middles of the halves left
+// over, each one only between the ranks its two already-located neighbours found. Level l
+// runs 2^l independent searches, spread over the block's threads (a thread takes several
+// when 2^l > THREADS); a barrier separates the levels. Besides shortening each search, this
+// keeps the early levels — where all searches would start at the same tile items — from
+// piling onto the same shared-memory addresses, which is the contention the paper avoids.
+// For s that is not 2^L - 1 the splitters are placed at virtual slots 1..s of a tree over
+// 1..P-1 (P the least power of two > s); the slots past s stand for "after the tile" and
+// cost no search.
+//
+// Preconditions: 0 <= valid_items; splitters sorted under detail::precedes (equal pairs
+// allowed: they get equal ranks); every thread of the block calls; tile and splitters are
+// visible to all threads (the caller syncs before). `ranks` may be shared or global memory
+// (read back between levels); it is complete and visible to the whole block on return.
+// Cost: ceil(log2(s + 1)) levels and barriers; about s·log2(2·valid_items / s) comparisons.
+#pragma once
+
+#include <gpusort/detail/positioned.cuh>
+
+#include <cstdint>
+
+namespace gpusort {
+namespace block {
+
+// The number of items of sorted_tile[0, valid_items) that precede (key, position), knowing
+// that it lies in [lo, hi]: items before lo precede, items from hi on do not. Only items in
+// [lo, hi) are read. Returns a value in [lo, hi]. One thread; lower-bound binary search.
+template <class Key, class Compare>
+__host__ __device__ inline int splitter_rank(const Key* sorted_tile, int lo, int hi,
+                                             std::int64_t tile_offset, const Key& key,
+                                             std::int64_t position, Compare cmp) {
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (detail::precedes(sorted_tile[mid], tile_offset + mid, key, position, cmp)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace block
+
+namespace detail {
+
+// The smallest power of two strictly greater than s: virtual slots 1..P-1 of the halving tree.
+__host__ __device__ inline int halving_tree_span(int splitters) {
+  int span = 1;
+  while (span <= splitters) span *= 2;
+  return span;
+}
+
+// Search `node` of the level with step `half` (node < span / (2 * half)). Virtual slot v
+// (1 <= v < span) holds splitter v - 1; the level searches the odd multiples of `half`, whose
+// neighbours v ± half were located at an earlier level or are the tile's ends (slot 0, and
+// the slots past the last splitter). Running the levels from half = span / 2 down to 1, each
+// level's searches in any order, fills ranks[0, splitters).
+template <class Key, class Compare>
+__host__ __device__ inline void halving_search(const Key* sorted_tile, int valid_items,
+                                               std::int64_t tile_offset,
+                                               const Key* splitter_keys,
+                                               const std::int64_t* splitter_positions,
+                                               int splitters, int* ranks, int half, int node,
+                                               Compare cmp) {
+  const int v = (2 * node + 1) * half;
+  const int b = v - 1;
+  if (b >= splitters) return;
+  const int left = v - half;
+  const int right = v + half;
+  const int lo = left == 0 ? 0 : ranks[left - 1];
+  const int hi = right - 1 >= splitters ? valid_items : ranks[right - 1];
+  ranks[b] = block::splitter_rank(sorted_tile, lo, hi, tile_offset, splitter_keys[b],
+                                  splitter_positions[b], cmp);
+}
+
+}  // namespace detail
+
+namespace block {
+
+template <int THREADS, class Key, class Compare>
+__device__ void locate_splitters(const Key* sorted_tile, int valid_items, std::int64_t tile_offset,
+                                 const Key* splitter_keys,
+                                 const std::int64_t* splitter_positions, int splitters,
+                                 int* ranks, Compare cmp) {
+  const int span = detail::halving_tree_span(splitters);
+#pragma unroll 1
+  for (int half = span / 2; half >= 1; half /= 2) {
+    // Only slots v = (2 * node + 1) * half <= splitters hold a splitter.
+    const int searches = (splitters / half + 1) / 2;
+    for (int node = threadIdx.x; node < searches; node += THREADS) {
+      detail::halving_search(sorted_tile, valid_items, tile_offset, splitter_keys,
+                             splitter_positions, splitters, ranks, half, node, cmp);
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace block
+}  // namespace gpusort

@@ -1,0 +1,155 @@
+// gpusort/block/splitter_tree.cuh — bucket lookup through k-1 splitters kept as an implicit
+// binary search tree, with optional equality buckets
+// (Leischner, Osipov & Sanders, GPU sample sort: phase 2, "computing element bucket indices").
+//
+// The k-1 sorted splitters s[0] <= ... <= s[k-2] (k = 2^LOG_BUCKETS) are stored in heap
+// (Eytzinger) order: node 1 is the median s[k/2 - 1], node j has children 2j and 2j+1,
+// node 0 is unused. find_bucket walks LOG_BUCKETS levels with j = 2j + cmp(node[j], key):
+// no branch, the loop fully unrolled, so every thread of a warp runs the same instructions
+// whatever its key (the paper's predicated traversal). It returns
+//   bucket b in [0, k) = the number of splitters that order before key (a lower bound),
+// so bucket b holds the keys with s[b-1] < key <= s[b] (s[-1] = -inf, s[k-1] = +inf), and
+// the buckets in index order are in sorted order. Repeated splitters are allowed: all keys
+// equal to a repeated value v land in the first bucket whose splitter is v, the buckets of
+// the repeats stay empty.
+//
+// Equality buckets — the paper's remedy for inputs with few distinct keys, where one value
+// can fill a whole bucket that recursion would then never shrink. find_bucket_with_equality
+// makes one more comparison, against the splitter s[b] that bounds the key's bucket from
+// above, and returns one of 2k-1 buckets, still in sorted order:
+//   bucket 2b     (b in [0, k))  : keys with s[b-1] < key < s[b]   — sort further;
+//   bucket 2b + 1 (b in [0, k-1)): keys equivalent to s[b]         — all equal, done.
+// Every key equal to any splitter therefore goes to an odd bucket that needs no recursion;
+// a value repeated among the splitters (the sign that it is frequent) gets exactly one
+// non-empty equality bucket, 2b+1 for the first b with s[b] equal to it. Since the
+// splitters are drawn from the input, a recursion on an even bucket sees only values that
+// no splitter took; should such a bucket hold a single value after all, the recursion on it
+// draws every splitter equal to that value and sends all its keys to equality bucket 1: one
+// more pass, never an endless recursion. Sorts may use find_bucket when has_repeated_splitters() is false and
+// keep k histogram columns, and switch to the 2k-1 columns otherwise.
+//
+// Preconditions: `build` / `load` get k-1 splitters sorted under the same `cmp` that
+// find_bucket uses; Key is trivially copyable and default-constructible (the tree lives in
+// __shared__ memory). Storage: k keys. Cost: LOG_BUCKETS comparisons per key (+1 with
+// equality buckets), reads of shared memory that are broadcasts at the top levels.
+#pragma once
+
+#include <cstdint>
+
+namespace gpusort {
+namespace detail {
+
+__host__ __device__ inline int floor_log2(unsigned x) {
+#ifdef __CUDA_ARCH__
+  return 31 - __clz(x);
+#else
+  int r = 0;
+  while (x >>= 1) ++r;
+  return r;
+#endif
+}
+
+__host__ __device__ inline int count_trailing_zeros(unsigned x) {  // x != 0
+#ifdef __CUDA_ARCH__
+  return __ffs(x) - 1;
+#else
+  int r = 0;
+  while ((x & 1u) == 0) {
+    x >>= 1;
+    ++r;
+  }
+  return r;
+#endif
+}
+
+// Sorted index held by heap node j (1 <= j < 2^levels) of a complete tree of 2^levels - 1
+// nodes: node j at depth d is the i-th of its level (i = j - 2^d), and in sorted order the
+// nodes of depth d sit at the odd multiples of 2^(levels-1-d), counting from 1.
+__host__ __device__ inline int eytzinger_to_sorted(int j, int levels) {
+  const int depth = floor_log2(static_cast<unsigned>(j));
+  const int i = j - (1 << depth);
+  return ((2 * i + 1) << (levels - 1 - depth)) - 1;
+}
+
+// The inverse: the heap node of sorted index r (0 <= r < 2^levels - 1). For r = 2^levels - 1
+// (the last bucket, which has no upper splitter) it returns node 1, a valid slot, so callers
+// can read it unconditionally and discard the result.
+__host__ __device__ inline int sorted_to_eytzinger(int r, int levels) {
+  const int t = r + 1;
+  return ((1 << levels) + t) >> (count_trailing_zeros(static_cast<unsigned>(t)) + 1);
+}
+
+}  // namespace detail
+
+namespace block {
+
+template <class Key, int LOG_BUCKETS>
+struct splitter_tree {
+  static_assert(LOG_BUCKETS >= 1 && LOG_BUCKETS <= 16,
+                "between 2 and 65536 buckets (the tree is held in shared memory)");
+  static constexpr int levels = LOG_BUCKETS;
+  static constexpr int buckets = 1 << LOG_BUCKETS;               // k, find_bucket's range
+  static constexpr int splitters = buckets - 1;                  // k - 1
+  static constexpr int buckets_with_equality = 2 * buckets - 1;  // find_bucket_with_equality's
+
+  Key nodes[buckets];  // heap order in nodes[1, k); nodes[0] unused so children are 2j, 2j+1
+
+  // One thread (host or device).
+  __host__ __device__ void build(const Key* sorted_splitters) {
+    for (int j = 1; j < buckets; ++j) {
+      nodes[j] = sorted_splitters[detail::eytzinger_to_sorted(j, levels)];
+    }
+  }
+
+  // The whole block, into a tree in shared memory; the tree is visible to the block on return.
+  template <int THREADS>
+  __device__ void load(const Key* sorted_splitters) {
+    for (int j = 1 + threadIdx.x; j < buckets; j += THREADS) {
+      nodes[j] = sorted_splitters[detail::eytzinger_to_sorted(j, levels)];
+    }
+    __syncthreads();
+  }
+
+  // Splitter s[r] in sorted order, 0 <= r < k-1.
+  __host__ __device__ const Key& splitter(int r) const {
+    return nodes[detail::sorted_to_eytzinger(r, levels)];
+  }
+
+  // Bucket in [0, k): the number of splitters s with cmp(s, key).
+  template <class Compare>
+  __host__ __device__ __forceinline__ int find_bucket(const Key& key, Compare cmp) const {
+    int j = 1;
+#pragma unroll
+    for (int level = 0; level < levels; ++level) {
+      j = 2 * j + (cmp(nodes[j], key) ? 1 : 0);
+    }
+    return j - buckets;
+  }
+
+  // Bucket in [0, 2k-1): 2b for keys strictly between s[b-1] and s[b], 2b+1 for keys
+  // equivalent to s[b].
+  template <class Compare>
+  __host__ __device__ __forceinline__ int find_bucket_with_equality(const Key& key,
+                                                                    Compare cmp) const {
+    const int b = find_bucket(key, cmp);
+    // Read unconditionally (node 1 when b = k-1) so the warp does not diverge.
+    const bool not_below = !cmp(key, nodes[detail::sorted_to_eytzinger(b, levels)]);
+    return 2 * b + ((b < splitters && not_below) ? 1 : 0);
+  }
+
+  __host__ __device__ static constexpr bool is_equality_bucket(int bucket_with_equality) {
+    return (bucket_with_equality & 1) != 0;
+  }
+
+  // True when two neighbouring splitters are equivalent: a frequent key, equality buckets pay.
+  template <class Compare>
+  __host__ __device__ bool has_repeated_splitters(Compare cmp) const {
+    for (int r = 1; r < splitters; ++r) {
+      if (!cmp(splitter(r - 1), splitter(r))) return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace block
+}  // namespace gpusort

@@ -1,0 +1,99 @@
+// gpusort/sort.cuh — sort_keys / sort_pairs: argument checks, temp storage, policy dispatch.
+//
+// Two-phase protocol (CUB's): called with d_temp_storage == nullptr, an entry point only
+// writes the bytes it needs to temp_storage_bytes; called again with that storage, it
+// sorts d_keys[0, num_items) in place, asynchronously on `stream`. The convenience
+// overloads take the storage stream-ordered (cudaMallocAsync / cudaFreeAsync).
+//
+// Errors: bad arguments (num_items < 0, a null array with num_items > 0, too little temp
+// storage) return cudaErrorInvalidValue before any work; num_items == 0 is a no-op; a
+// policy whose algorithm is not built returns cudaErrorNotSupported. Nothing aborts,
+// prints or throws.
+#pragma once
+
+#include <gpusort/compare.cuh>
+#include <gpusort/detail/merge_sort.cuh>
+#include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/validate.cuh>
+#include <gpusort/policy.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace gpusort {
+namespace detail {
+
+template <class Policy, class Key, class Value, class Compare>
+cudaError_t sort_two_phase(const Policy& policy, void* d_temp_storage,
+                           std::size_t& temp_storage_bytes, Key* d_keys, Value* d_values,
+                           std::int64_t num_items, Compare cmp, cudaStream_t stream) {
+  static_assert(std::is_trivially_copyable<Key>::value, "keys must be trivially copyable");
+  static_assert(std::is_trivially_copyable<Value>::value, "values must be trivially copyable");
+  constexpr bool has_values = !std::is_same<Value, no_value>::value;
+  if (cudaError_t e = validate_sort_arguments(d_keys, d_values, has_values, num_items)) return e;
+  if constexpr (!algorithm<Policy>::implemented) {
+    return cudaErrorNotSupported;
+  } else {
+    const std::size_t needed =
+        num_items == 0 ? 0 : algorithm<Policy>::template temp_storage_bytes<Key, Value>(policy, num_items);
+    if (d_temp_storage == nullptr) {
+      temp_storage_bytes = needed;
+      return cudaSuccess;
+    }
+    if (cudaError_t e = validate_temp_storage(d_temp_storage, temp_storage_bytes, needed)) return e;
+    if (num_items == 0) return cudaSuccess;
+    return algorithm<Policy>::sort(policy, d_temp_storage, d_keys, d_values, num_items, cmp, stream);
+  }
+}
+
+template <class Policy, class Key, class Value, class Compare>
+cudaError_t sort_with_own_storage(const Policy& policy, Key* d_keys, Value* d_values,
+                                  std::int64_t num_items, Compare cmp, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  if (cudaError_t e = sort_two_phase(policy, nullptr, bytes, d_keys, d_values, num_items, cmp, stream))
+    return e;
+  if (bytes == 0) return cudaSuccess;
+  void* storage = nullptr;
+  if (cudaError_t e = cudaMallocAsync(&storage, bytes, stream)) return e;
+  const cudaError_t sorted =
+      sort_two_phase(policy, storage, bytes, d_keys, d_values, num_items, cmp, stream);
+  const cudaError_t freed = cudaFreeAsync(storage, stream);
+  return sorted != cudaSuccess ? sorted : freed;
+}
+
+}  // namespace detail
+
+template <class Policy, class Key, class Compare = less>
+cudaError_t sort_keys(const Policy& policy, void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      Key* d_keys, std::int64_t num_items, Compare cmp = {},
+                      cudaStream_t stream = 0) {
+  return detail::sort_two_phase(policy, d_temp_storage, temp_storage_bytes, d_keys,
+                                static_cast<detail::no_value*>(nullptr), num_items, cmp, stream);
+}
+
+template <class Policy, class Key, class Value, class Compare = less>
+cudaError_t sort_pairs(const Policy& policy, void* d_temp_storage, std::size_t& temp_storage_bytes,
+                       Key* d_keys, Value* d_values, std::int64_t num_items, Compare cmp = {},
+                       cudaStream_t stream = 0) {
+  return detail::sort_two_phase(policy, d_temp_storage, temp_storage_bytes, d_keys, d_values,
+                                num_items, cmp, stream);
+}
+
+template <class Policy, class Key, class Compare = less>
+cudaError_t sort_keys(const Policy& policy, Key* d_keys, std::int64_t num_items, Compare cmp = {},
+                      cudaStream_t stream = 0) {
+  return detail::sort_with_own_storage(policy, d_keys, static_cast<detail::no_value*>(nullptr),
+                                       num_items, cmp, stream);
+}
+
+template <class Policy, class Key, class Value, class Compare = less>
+cudaError_t sort_pairs(const Policy& policy, Key* d_keys, Value* d_values, std::int64_t num_items,
+                       Compare cmp = {}, cudaStream_t stream = 0) {
+  return detail::sort_with_own_storage(policy, d_keys, d_values, num_items, cmp, stream);
+}
+
+}  // namespace gpusort

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# The GPU checks that CI cannot make, in one command from the repository root on a machine
+# with a CUDA GPU (made for the device tool: ~9 minutes, at most 8 files back):
+#   configure (default preset) -> build on all cores -> the whole ctest suite, GPU tests
+#   included (JUnit report) -> compute-sanitizer memcheck / racecheck / synccheck over the
+#   building-block GPU tests -> a short run of each benchmark binary (JSON).
+# Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
+# junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
+# Every step has a time limit and the whole run a budget; a step that no longer fits is
+# skipped and says so. Edit the lists below, or override them from the environment. Exit status 1 when
+# anything failed, found errors or ran out of time.
+set -uo pipefail
+
+# --- what to run (edit here; or set the GPU_CHECK_* variables, space-separated) ---------
+# GPU test binaries (build/default/tests/gpu/<name>) run under compute-sanitizer, each as
+# "name" (runs SANITIZE_FILTER) or "name:<catch2 test spec>". Keep each run short: racecheck
+# is slow, hence the [sanitize] tag on a few small cases per binary.
+SANITIZE_TESTS=(
+  test_bitonic_blocks
+)
+SANITIZE_FILTER="${GPU_CHECK_SANITIZE_FILTER:-[sanitize]}"
+SANITIZE_TOOLS=(memcheck racecheck synccheck)
+# Benchmark binaries (build/default/bench/<name>); empty: every executable there. At most 5
+# JSON files fit in what comes back (8 files in all), so name the ones that matter.
+BENCHES=()
+BENCH_FILTER="${GPU_CHECK_BENCH_FILTER:-.}"       # --benchmark_filter regex
+BENCH_MIN_TIME="${GPU_CHECK_BENCH_MIN_TIME:-0.05}" # seconds; a plain number suits Benchmark 1.7 and 1.8
+CTEST_JOBS="${GPU_CHECK_CTEST_JOBS:-8}"
+# read -a: no glob expansion, so "[sanitize]" in an entry stays as written.
+[ -n "${GPU_CHECK_SANITIZE:-}" ] && read -r -a SANITIZE_TESTS <<<"$GPU_CHECK_SANITIZE"
+[ -n "${GPU_CHECK_SANITIZE_TOOLS:-}" ] && read -r -a SANITIZE_TOOLS <<<"$GPU_CHECK_SANITIZE_TOOLS"
+[ -n "${GPU_CHECK_BENCHES:-}" ] && read -r -a BENCHES <<<"$GPU_CHECK_BENCHES"
+
+# --- time budget (seconds) ------------------------------------------------------------
+BUDGET="${GPU_CHECK_BUDGET:-540}"   # the whole script; the device tool stops a command at 600
+LIMIT_CONFIGURE=90
+LIMIT_BUILD="${GPU_CHECK_LIMIT_BUILD:-330}"
+LIMIT_CTEST="${GPU_CHECK_LIMIT_CTEST:-180}"
+LIMIT_SANITIZE=60   # per binary and tool
+LIMIT_BENCH=60      # per benchmark binary
+
+export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off on the lent machines
+[ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:${PATH}"
+
+BUILD=build/default
+OUT_DIR="${OUT:-./gpu_check_out}"
+mkdir -p "$OUT_DIR"
+OUT_DIR="$(cd "$OUT_DIR" && pwd)"
+LOG="$OUT_DIR/gpu_check.log"
+SUMMARY="$OUT_DIR/summary.txt"
+: >"$LOG"
+STEP_OUT=$(mktemp)
+trap 'rm -f "$STEP_OUT"' EXIT
+START=$(date +%s)
+declare -a ROWS=()
+FAILED=0   # the exit status: 1 when anything failed, ran out of time or found errors
+
+say() { printf '%s\n' "$*" | tee -a "$LOG"; }
+row() {
+  ROWS+=("$(printf '%-34s %s' "$1" "$2")")
+  case $2 in ok* | clean* | *passed,\ 0\ failed* | bench_* | skipped:* | "none built") ;; *) FAILED=1 ;; esac
+}
+remaining() { echo $((BUDGET - ($(date +%s) - START))); }
+
+# run_step <label> <limit> <command...>: runs the command under the smaller of its limit and
+# what is left of the budget, full output to the log; on failure also its tail to stdout.
+# Sets STEP_RC (124: out of time, 125: not started for lack of time); the output stays in
+# STEP_OUT until the next step.
+run_step() {
+  local label=$1 limit=$2
+  shift 2
+  local left
+  left=$(remaining)
+  ((left - 5 < limit)) && limit=$((left - 5))
+  if ((limit < 10)); then
+    say "== $label: SKIPPED, time budget spent"
+    STEP_RC=125
+    return
+  fi
+  say "== $label (limit ${limit}s): $*"
+  local begin
+  begin=$(date +%s)
+  timeout --kill-after=10 "$limit" "$@" >"$STEP_OUT" 2>&1
+  STEP_RC=$?
+  cat "$STEP_OUT" >>"$LOG"
+  if ((STEP_RC != 0)); then
+    tail -n 30 "$STEP_OUT"
+  fi
+  say "-- $label: rc=$STEP_RC in $(($(date +%s) - begin))s"
+}
+
+verdict() {   # a step's exit status in words
+  case $1 in
+    0) echo ok ;;
+    124 | 137) echo "TIMEOUT" ;;
+    125) echo "skipped (time budget)" ;;
+    *) echo "FAILED (rc $1)" ;;
+  esac
+}
+
+# --- machine ------------------------------------------------------------------------------
+say "== gpu_check $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(pwd)"
+{ nvidia-smi -L || echo "nvidia-smi failed"; } 2>&1 | tee -a "$LOG"
+{ nvcc --version | tail -n 2; cmake --version | head -n 1; } 2>&1 | tee -a "$LOG"
+git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /' | tee -a "$LOG"
+
+# --- configure and build ------------------------------------------------------------------
+run_step configure "$LIMIT_CONFIGURE" cmake --preset default
+row configure "$(verdict $STEP_RC)"
+BUILT=$STEP_RC
+if ((BUILT == 0)); then
+  run_step build "$LIMIT_BUILD" cmake --build --preset default -j "$(nproc)"
+  BUILT=$STEP_RC
+  row build "$(verdict $STEP_RC)"
+fi
+# With a failed build, the binaries that did build are still tested: each test binary is
+# its own target, and one broken header should not hide the rest.
+
+# --- the whole test suite -----------------------------------------------------------------
+JUNIT="$OUT_DIR/junit.xml"
+run_step ctest "$LIMIT_CTEST" ctest --test-dir "$BUILD" -j "$CTEST_JOBS" --output-on-failure \
+  --output-junit "$JUNIT"
+# Counted from ctest's own summary: in the JUnit file a test whose binary failed to build
+# ("Not Run", a failure) looks the same as one that skipped itself (no device).
+counts=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$STEP_OUT" | tail -n 1)
+if [ -n "$counts" ]; then
+  total=${counts##* }
+  failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$counts")
+  skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$STEP_OUT")
+  row tests "$((total - failed - skipped)) passed, $failed failed, $skipped skipped of $total"
+  failed_names=$(sed -n '/^The following tests FAILED:/,/^[^[:space:]]/p' "$STEP_OUT" |
+    sed -nE 's/^[[:space:]]+[0-9]+ - (.*)$/\1/p' | tr '\n' ' ')
+  [ -n "$failed_names" ] && row "  failed" "$failed_names"
+else
+  row tests "no result: $(verdict $STEP_RC)"
+fi
+
+# --- compute-sanitizer --------------------------------------------------------------------
+SANITIZER=$(command -v compute-sanitizer || true)
+for candidate in /usr/local/cuda/compute-sanitizer/compute-sanitizer /usr/local/cuda/bin/compute-sanitizer; do
+  [ -z "$SANITIZER" ] && [ -x "$candidate" ] && SANITIZER=$candidate
+done
+SANITIZER_ERROR_RC=86   # what compute-sanitizer returns when it found errors
+for entry in "${SANITIZE_TESTS[@]}"; do
+  name=${entry%%:*}
+  filter=$SANITIZE_FILTER
+  [[ $entry == *:* ]] && filter=${entry#*:}
+  binary="$BUILD/tests/gpu/$name"
+  for tool in "${SANITIZE_TOOLS[@]}"; do
+    label="$tool $name"
+    if [ -z "$SANITIZER" ]; then
+      row "$label" "not run: no compute-sanitizer"
+      continue
+    fi
+    if [ ! -x "$binary" ]; then
+      row "$label" "not run: $binary not built"
+      continue
+    fi
+    run_step "$label $filter" "$LIMIT_SANITIZE" "$SANITIZER" --tool "$tool" \
+      --error-exitcode "$SANITIZER_ERROR_RC" "$binary" "$filter"
+    case $STEP_RC in
+      0) row "$label" "clean" ;;
+      "$SANITIZER_ERROR_RC") row "$label" "ERRORS (see gpu_check.log)" ;;
+      77) row "$label" "skipped: no device" ;;
+      *) row "$label" "$(verdict $STEP_RC) (test failure or no matching test)" ;;
+    esac
+  done
+done
+
+# --- benchmarks ---------------------------------------------------------------------------
+if ((${#BENCHES[@]} == 0)) && [ -d "$BUILD/bench" ]; then
+  mapfile -t BENCHES < <(find "$BUILD/bench" -maxdepth 1 -type f -executable -printf '%f\n' | sort)
+fi
+if ((${#BENCHES[@]} == 0)); then
+  row bench "none built"
+fi
+for name in "${BENCHES[@]}"; do
+  json="$OUT_DIR/bench_$name.json"
+  if [ ! -x "$BUILD/bench/$name" ]; then
+    row "bench $name" "not built"
+    continue
+  fi
+  run_step "bench $name" "$LIMIT_BENCH" "$BUILD/bench/$name" --benchmark_min_time="$BENCH_MIN_TIME" \
+    --benchmark_filter="$BENCH_FILTER" --benchmark_out="$json" --benchmark_out_format=json
+  if ((STEP_RC == 0)); then
+    row "bench $name" "$(basename "$json")"
+  else
+    row "bench $name" "$(verdict $STEP_RC)$([ -s "$json" ] && echo ", partial $(basename "$json")")"
+  fi
+done
+
+# --- summary, printed last ----------------------------------------------------------------
+{
+  echo
+  echo "==================== gpu_check summary ===================="
+  nvidia-smi -L 2>/dev/null | head -n 1
+  printf '%s\n' "${ROWS[@]}"
+  echo "elapsed $(($(date +%s) - START))s of ${BUDGET}s; files in $OUT_DIR:"
+  (cd "$OUT_DIR" && ls -1 | tr '\n' ' ')
+  echo
+} >"$SUMMARY"
+cat "$SUMMARY" >>"$LOG"
+cat "$SUMMARY"
+exit "$FAILED"

@@ -1,0 +1,375 @@
+// GPU tests of the sampling and splitter building blocks: block::regular_sample (from
+// global memory and from the shared tile buffer), block::locate_splitters, the splitter
+// tree loaded into shared memory (find_bucket with and without equality buckets), and
+// device::bucket_offsets — each against a plain C++ reference on the host, for u32, u64,
+// float under total_less and a 16-byte lexicographic struct, with two block shapes.
+#include "common/catch.hpp"
+#include "common/key_types.cuh"
+
+#include <gpusort/block/locate_splitters.cuh>
+#include <gpusort/block/regular_sample.cuh>
+#include <gpusort/block/splitter_tree.cuh>
+#include <gpusort/compare.cuh>
+#include <gpusort/detail/padded_buffer.cuh>
+#include <gpusort/detail/positioned.cuh>
+#include <gpusort/device/bucket_offsets.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+
+using gpusort_test::key16;
+
+#define CUDA_REQUIRE(call)                          \
+  do {                                              \
+    const cudaError_t status_ = (call);             \
+    INFO("CUDA: " << cudaGetErrorString(status_));  \
+    REQUIRE(status_ == cudaSuccess);                \
+  } while (0)
+
+template <class T>
+struct device_array {
+  T* ptr = nullptr;
+  std::size_t size = 0;
+  explicit device_array(std::size_t n) : size(n) {
+    CUDA_REQUIRE(cudaMalloc(&ptr, std::max<std::size_t>(1, n) * sizeof(T)));
+  }
+  explicit device_array(const std::vector<T>& host) : device_array(host.size()) {
+    if (size) {
+      CUDA_REQUIRE(cudaMemcpy(ptr, host.data(), size * sizeof(T), cudaMemcpyHostToDevice));
+    }
+  }
+  device_array(const device_array&) = delete;
+  device_array& operator=(const device_array&) = delete;
+  ~device_array() { cudaFree(ptr); }
+  std::vector<T> to_host() const {
+    std::vector<T> host(size);
+    if (size) {
+      CUDA_REQUIRE(cudaMemcpy(host.data(), ptr, size * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+    return host;
+  }
+};
+
+void require_launch_ok() {
+  CUDA_REQUIRE(cudaGetLastError());
+  CUDA_REQUIRE(cudaDeviceSynchronize());
+}
+
+// ---- key types and inputs ------------------------------------------------------------------
+
+template <class Key> struct order { using type = gpusort::less; };
+template <> struct order<float> { using type = gpusort::total_less; };
+template <> struct order<key16> { using type = gpusort_test::key16_less; };
+
+template <class Key>
+bool same_bits(const Key& a, const Key& b) {
+  return std::memcmp(&a, &b, sizeof(Key)) == 0;
+}
+
+enum class fill { random_bits, three_distinct, all_equal };
+
+// Random bit patterns: floats then include NaNs of both signs, ±0, ±inf and subnormals.
+template <class Key>
+Key random_key(std::mt19937_64& rng) {
+  unsigned char bytes[sizeof(Key)];
+  for (auto& b : bytes) b = static_cast<unsigned char>(rng());
+  Key k;
+  std::memcpy(&k, bytes, sizeof(Key));
+  return k;
+}
+
+template <class Key>
+std::vector<Key> make_keys(std::size_t n, fill f, std::mt19937_64& rng) {
+  const Key pool[3] = {random_key<Key>(rng), random_key<Key>(rng), random_key<Key>(rng)};
+  std::vector<Key> keys(n);
+  for (auto& k : keys) {
+    switch (f) {
+      case fill::random_bits: k = random_key<Key>(rng); break;
+      case fill::three_distinct: k = pool[rng() % 3]; break;
+      case fill::all_equal: k = pool[0]; break;
+    }
+  }
+  return keys;
+}
+
+// Input cut into tiles of `tile` items (the last one ragged), each sorted: the state after
+// the deterministic sort's step 2.
+template <class Key, class Compare>
+std::vector<Key> make_sorted_tiles(std::int64_t n, int tile, fill f, std::mt19937_64& rng,
+                                   Compare cmp) {
+  auto keys = make_keys<Key>(static_cast<std::size_t>(n), f, rng);
+  for (std::int64_t begin = 0; begin < n; begin += tile) {
+    std::sort(keys.begin() + begin, keys.begin() + std::min<std::int64_t>(n, begin + tile), cmp);
+  }
+  return keys;
+}
+
+constexpr fill all_fills[] = {fill::random_bits, fill::three_distinct, fill::all_equal};
+
+// Sizes with a full-but-one last tile and with a last tile shorter than the sample.
+std::vector<std::int64_t> sizes_for(int tile) {
+  return {std::int64_t{4} * tile + tile / 2 + 3, std::int64_t{3} * tile + 5};
+}
+
+int tiles_of(std::int64_t n, int tile) { return static_cast<int>((n + tile - 1) / tile); }
+
+// ---- regular_sample -------------------------------------------------------------------------
+
+template <int THREADS, int TILE, class Key>
+__global__ void regular_sample_kernel(const Key* sorted, std::int64_t n, int samples,
+                                      Key* keys_global, std::int64_t* positions_global,
+                                      Key* keys_shared, std::int64_t* positions_shared) {
+  __shared__ gpusort::detail::padded_buffer<Key, TILE> buffer;
+  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * TILE;
+  const int valid = static_cast<int>(n - offset < TILE ? n - offset : TILE);
+  const Key* tile = sorted + offset;
+  for (int i = threadIdx.x; i < valid; i += THREADS) buffer[i] = tile[i];
+  __syncthreads();
+  const std::int64_t out = static_cast<std::int64_t>(blockIdx.x) * samples;
+  gpusort::block::regular_sample<THREADS>(tile, valid, samples, offset, keys_global + out,
+                                          positions_global + out);
+  // As fused into the write-back: the sorted tile still sits in the padded shared buffer.
+  gpusort::block::regular_sample<THREADS>(buffer, valid, samples, offset, keys_shared + out,
+                                          positions_shared + out);
+}
+
+template <int THREADS, class Key>
+void check_regular_sample(std::mt19937_64& rng) {
+  constexpr int tile = THREADS * 4;
+  using Compare = typename order<Key>::type;
+  for (std::int64_t n : sizes_for(tile)) {
+    for (int samples : {16, 100}) {
+      const int tiles = tiles_of(n, tile);
+      CAPTURE(THREADS, n, samples);
+      const auto host = make_sorted_tiles<Key>(n, tile, fill::random_bits, rng, Compare{});
+      device_array<Key> sorted(host);
+      const std::size_t total = static_cast<std::size_t>(tiles) * samples;
+      device_array<Key> keys_global(total), keys_shared(total);
+      device_array<std::int64_t> positions_global(total), positions_shared(total);
+      regular_sample_kernel<THREADS, tile><<<tiles, THREADS>>>(
+          sorted.ptr, n, samples, keys_global.ptr, positions_global.ptr, keys_shared.ptr,
+          positions_shared.ptr);
+      require_launch_ok();
+      const auto kg = keys_global.to_host(), ks = keys_shared.to_host();
+      const auto pg = positions_global.to_host(), ps = positions_shared.to_host();
+      for (int t = 0; t < tiles; ++t) {
+        const std::int64_t offset = std::int64_t{t} * tile;
+        const int valid = static_cast<int>(std::min<std::int64_t>(tile, n - offset));
+        for (int j = 0; j < samples; ++j) {
+          CAPTURE(t, j);
+          // Reference: sample j is the last item of the j-th of s equal slices of the tile.
+          const std::int64_t index = std::max<std::int64_t>(0, (j + 1LL) * valid / samples - 1);
+          const std::size_t at = static_cast<std::size_t>(t) * samples + j;
+          REQUIRE(pg[at] == offset + index);
+          REQUIRE(ps[at] == offset + index);
+          REQUIRE(same_bits(kg[at], host[offset + index]));
+          REQUIRE(same_bits(ks[at], host[offset + index]));
+        }
+      }
+    }
+  }
+}
+
+// ---- locate_splitters -----------------------------------------------------------------------
+
+template <int THREADS, int TILE, class Key, class Compare>
+__global__ void locate_splitters_kernel(const Key* sorted, std::int64_t n,
+                                        const Key* splitter_keys,
+                                        const std::int64_t* splitter_positions, int splitters,
+                                        int* ranks, Compare cmp) {
+  __shared__ Key tile[TILE];
+  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * TILE;
+  const int valid = static_cast<int>(n - offset < TILE ? n - offset : TILE);
+  for (int i = threadIdx.x; i < valid; i += THREADS) tile[i] = sorted[offset + i];
+  __syncthreads();
+  gpusort::block::locate_splitters<THREADS>(tile, valid, offset, splitter_keys,
+                                            splitter_positions, splitters,
+                                            ranks + static_cast<std::int64_t>(blockIdx.x) * splitters,
+                                            cmp);
+}
+
+template <class Key>
+struct positioned_key {
+  Key key;
+  std::int64_t position;
+};
+
+// Splitters sorted under precedes: items of the input at their own positions (the sort's
+// case), other keys at positions before, inside and after the array, and repeats.
+template <class Key, class Compare>
+std::vector<positioned_key<Key>> make_splitters(const std::vector<Key>& input, int count,
+                                                fill f, std::mt19937_64& rng, Compare cmp) {
+  const auto others = make_keys<Key>(static_cast<std::size_t>(count) + 1, f, rng);
+  const std::int64_t n = static_cast<std::int64_t>(input.size());
+  std::vector<positioned_key<Key>> s;
+  for (int b = 0; b < count; ++b) {
+    const std::uint64_t r = rng() % 3;
+    if (r == 0 || (r == 2 && s.empty())) {
+      const std::int64_t i = static_cast<std::int64_t>(rng() % input.size());
+      s.push_back({input[i], i});
+    } else if (r == 1) {
+      const std::int64_t position = static_cast<std::int64_t>(rng() % (n + 20)) - 10;
+      s.push_back({others[b], position});
+    } else {
+      s.push_back(s.back());
+    }
+  }
+  std::sort(s.begin(), s.end(), [&](const positioned_key<Key>& a, const positioned_key<Key>& b) {
+    return gpusort::detail::precedes(a.key, a.position, b.key, b.position, cmp);
+  });
+  return s;
+}
+
+template <int THREADS, class Key>
+void check_locate_splitters(std::mt19937_64& rng) {
+  constexpr int tile = THREADS * 4;
+  using Compare = typename order<Key>::type;
+  const Compare cmp{};
+  for (fill f : all_fills) {
+    for (std::int64_t n : sizes_for(tile)) {
+      for (int count : {0, 1, 15, 64, 300}) {
+        const int tiles = tiles_of(n, tile);
+        CAPTURE(THREADS, static_cast<int>(f), n, count);
+        const auto host = make_sorted_tiles<Key>(n, tile, f, rng, cmp);
+        const auto splitters = make_splitters(host, count, f, rng, cmp);
+        std::vector<Key> keys;
+        std::vector<std::int64_t> positions;
+        for (const auto& s : splitters) {
+          keys.push_back(s.key);
+          positions.push_back(s.position);
+        }
+        device_array<Key> d_sorted(host), d_keys(keys);
+        device_array<std::int64_t> d_positions(positions);
+        device_array<int> d_ranks(static_cast<std::size_t>(tiles) * count);
+        locate_splitters_kernel<THREADS, tile><<<tiles, THREADS>>>(
+            d_sorted.ptr, n, d_keys.ptr, d_positions.ptr, count, d_ranks.ptr, cmp);
+        require_launch_ok();
+        const auto ranks = d_ranks.to_host();
+        for (int t = 0; t < tiles; ++t) {
+          const std::int64_t offset = std::int64_t{t} * tile;
+          const int valid = static_cast<int>(std::min<std::int64_t>(tile, n - offset));
+          for (int b = 0; b < count; ++b) {
+            // Reference: count the tile's items that precede the splitter, one by one.
+            int expected = 0;
+            for (int i = 0; i < valid; ++i) {
+              expected += gpusort::detail::precedes(host[offset + i], offset + i, keys[b],
+                                                    positions[b], cmp);
+            }
+            CAPTURE(t, b);
+            REQUIRE(ranks[static_cast<std::size_t>(t) * count + b] == expected);
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- splitter tree --------------------------------------------------------------------------
+
+template <int THREADS, int LOG, class Key, class Compare>
+__global__ void splitter_tree_kernel(const Key* sorted_splitters, const Key* queries, int n,
+                                     int* buckets, int* buckets_with_equality, Compare cmp) {
+  __shared__ gpusort::block::splitter_tree<Key, LOG> tree;
+  tree.template load<THREADS>(sorted_splitters);
+  for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) {
+    buckets[i] = tree.find_bucket(queries[i], cmp);
+    buckets_with_equality[i] = tree.find_bucket_with_equality(queries[i], cmp);
+  }
+}
+
+template <int THREADS, int LOG, class Key>
+void check_splitter_tree(std::mt19937_64& rng) {
+  using Compare = typename order<Key>::type;
+  const Compare cmp{};
+  constexpr int k = 1 << LOG;
+  for (fill f : all_fills) {
+    CAPTURE(THREADS, LOG, static_cast<int>(f));
+    auto queries = make_keys<Key>(5000, f, rng);
+    // Splitters drawn from the input, as a sample sort does; repeats are likely.
+    std::vector<Key> splitters(k - 1);
+    for (auto& s : splitters) s = queries[rng() % queries.size()];
+    std::sort(splitters.begin(), splitters.end(), cmp);
+    queries.insert(queries.end(), splitters.begin(), splitters.end());
+    const int n = static_cast<int>(queries.size());
+    device_array<Key> d_splitters(splitters), d_queries(queries);
+    device_array<int> d_buckets(n), d_with_equality(n);
+    splitter_tree_kernel<THREADS, LOG><<<4, THREADS>>>(d_splitters.ptr, d_queries.ptr, n,
+                                                       d_buckets.ptr, d_with_equality.ptr, cmp);
+    require_launch_ok();
+    const auto buckets = d_buckets.to_host(), with_equality = d_with_equality.to_host();
+    for (int i = 0; i < n; ++i) {
+      CAPTURE(i);
+      // Reference: the number of splitters ordered before the key.
+      const int b = static_cast<int>(
+          std::lower_bound(splitters.begin(), splitters.end(), queries[i], cmp) -
+          splitters.begin());
+      const bool equal = b < k - 1 && !cmp(queries[i], splitters[b]);
+      REQUIRE(buckets[i] == b);
+      REQUIRE(with_equality[i] == 2 * b + (equal ? 1 : 0));
+    }
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("regular_sample takes s equidistant samples on the GPU", "[gpu][splitters]",
+                   std::uint32_t, std::uint64_t, float, key16) {
+  std::mt19937_64 rng(1);
+  check_regular_sample<64, TestType>(rng);
+  check_regular_sample<256, TestType>(rng);
+}
+
+TEMPLATE_TEST_CASE("locate_splitters ranks every splitter in every tile", "[gpu][splitters]",
+                   std::uint32_t, std::uint64_t, float, key16) {
+  std::mt19937_64 rng(2);
+  check_locate_splitters<64, TestType>(rng);
+  check_locate_splitters<256, TestType>(rng);
+}
+
+TEMPLATE_TEST_CASE("splitter_tree in shared memory finds lower-bound and equality buckets",
+                   "[gpu][splitters]", std::uint32_t, std::uint64_t, float, key16) {
+  std::mt19937_64 rng(3);
+  check_splitter_tree<64, 7, TestType>(rng);   // 127 nodes: threads load several each
+  check_splitter_tree<256, 3, TestType>(rng);  // 7 nodes: most threads load none
+}
+
+TEMPLATE_TEST_CASE("bucket_offsets scans the tile x bucket table column by column",
+                   "[gpu][bucket_offsets]", std::int64_t, std::int32_t) {
+  using Count = TestType;
+  std::mt19937_64 rng(4);
+  const int shapes[][2] = {{1, 1}, {7, 13}, {2048, 128}, {1, 300}, {300, 1}, {0, 4}};
+  for (const auto& shape : shapes) {
+    const int tiles = shape[0], buckets = shape[1];
+    CAPTURE(tiles, buckets);
+    const std::size_t items = static_cast<std::size_t>(tiles) * buckets;
+    // 64-bit counts large enough that the total needs more than 32 bits.
+    const std::uint64_t max_count = sizeof(Count) == 8 ? (std::uint64_t{1} << 34) : 1000;
+    std::vector<Count> counts(items);
+    for (auto& c : counts) c = static_cast<Count>(rng() % (max_count + 1));
+    // Reference: walk the table bucket by bucket, tile by tile.
+    std::vector<Count> expected(items);
+    Count running = 0;
+    for (int b = 0; b < buckets; ++b) {
+      for (int t = 0; t < tiles; ++t) {
+        const std::size_t at = static_cast<std::size_t>(t) * buckets + b;
+        expected[at] = running;
+        running += counts[at];
+      }
+    }
+    device_array<Count> d_counts(counts), d_offsets(items);
+    std::size_t temp_bytes = 0;
+    CUDA_REQUIRE(gpusort::device::bucket_offsets<Count>(nullptr, temp_bytes, d_counts.ptr,
+                                                        d_offsets.ptr, tiles, buckets));
+    device_array<unsigned char> temp(temp_bytes);
+    CUDA_REQUIRE(gpusort::device::bucket_offsets(temp.ptr, temp_bytes, d_counts.ptr,
+                                                 d_offsets.ptr, tiles, buckets));
+    CUDA_REQUIRE(cudaDeviceSynchronize());
+    REQUIRE(d_offsets.to_host() == expected);
+    REQUIRE(d_counts.to_host() == counts);  // the input is left alone
+  }
+}

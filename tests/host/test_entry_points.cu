@@ -1,0 +1,93 @@
+// The error contract of the entry points (DESIGN.md §2) where it needs no GPU: bad
+// arguments are refused before any work, n == 0 is a no-op, and a policy whose algorithm
+// is not built says so instead of pretending to sort.
+#include "common/catch.hpp"
+
+#include <gpusort/gpusort.cuh>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+// Host memory is enough here: every call below must return before touching the arrays.
+struct host_arrays {
+  std::vector<std::uint32_t> keys{5, 3, 9, 1};
+  std::vector<std::uint32_t> values{0, 1, 2, 3};
+  std::vector<std::uint32_t> original_keys = keys;
+  std::vector<std::uint32_t> original_values = values;
+  bool untouched() const { return keys == original_keys && values == original_values; }
+};
+
+}  // namespace
+
+TEST_CASE("validate_sort_arguments follows the error contract", "[entry]") {
+  using gpusort::detail::validate_sort_arguments;
+  int x = 0;
+  CHECK(validate_sort_arguments(&x, nullptr, false, -1) == cudaErrorInvalidValue);
+  CHECK(validate_sort_arguments(nullptr, nullptr, true, 0) == cudaSuccess);
+  CHECK(validate_sort_arguments(nullptr, nullptr, false, 1) == cudaErrorInvalidValue);
+  CHECK(validate_sort_arguments(&x, nullptr, true, 1) == cudaErrorInvalidValue);
+  CHECK(validate_sort_arguments(&x, nullptr, false, 1) == cudaSuccess);
+  CHECK(validate_sort_arguments(&x, &x, true, std::int64_t(1) << 40) == cudaSuccess);
+}
+
+TEST_CASE("validate_temp_storage refuses too little storage", "[entry]") {
+  using gpusort::detail::validate_temp_storage;
+  int x = 0;
+  CHECK(validate_temp_storage(nullptr, 0, 0) == cudaSuccess);
+  CHECK(validate_temp_storage(&x, 0, 0) == cudaSuccess);
+  CHECK(validate_temp_storage(nullptr, 100, 100) == cudaErrorInvalidValue);
+  CHECK(validate_temp_storage(&x, 99, 100) == cudaErrorInvalidValue);
+  CHECK(validate_temp_storage(&x, 100, 100) == cudaSuccess);
+}
+
+TEMPLATE_TEST_CASE("entry points refuse bad arguments before any work", "[entry]",
+                   gpusort::policy::deterministic_sample, gpusort::policy::randomized_sample,
+                   gpusort::policy::warpsort, gpusort::policy::merge,
+                   gpusort::policy::automatic) {
+  host_arrays a;
+  std::size_t bytes = 12345;
+  const TestType policy{};
+  CHECK(gpusort::sort_keys(policy, nullptr, bytes, a.keys.data(), -1) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_keys(policy, nullptr, bytes, static_cast<std::uint32_t*>(nullptr), 4) ==
+        cudaErrorInvalidValue);
+  CHECK(gpusort::sort_pairs(policy, nullptr, bytes, a.keys.data(),
+                            static_cast<std::uint32_t*>(nullptr), 4) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_keys(policy, a.keys.data(), -7) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_pairs(policy, static_cast<std::uint32_t*>(nullptr), a.values.data(), 4,
+                            gpusort::greater{}) == cudaErrorInvalidValue);
+  CHECK(bytes == 12345);
+  CHECK(a.untouched());
+}
+
+TEMPLATE_TEST_CASE("zero items is a no-op that needs no storage", "[entry]",
+                   gpusort::policy::deterministic_sample, gpusort::policy::randomized_sample,
+                   gpusort::policy::warpsort, gpusort::policy::merge,
+                   gpusort::policy::automatic) {
+  const TestType policy{};
+  if constexpr (gpusort::detail::algorithm<TestType>::implemented) {
+    std::size_t bytes = 12345;
+    CHECK(gpusort::sort_keys(policy, nullptr, bytes, static_cast<std::uint32_t*>(nullptr), 0) ==
+          cudaSuccess);
+    CHECK(bytes == 0);
+    CHECK(gpusort::sort_keys(policy, static_cast<std::uint32_t*>(nullptr), 0) == cudaSuccess);
+  } else {
+    std::size_t bytes = 0;
+    CHECK(gpusort::sort_keys(policy, nullptr, bytes, static_cast<std::uint32_t*>(nullptr), 0) ==
+          cudaErrorNotSupported);
+  }
+}
+
+TEST_CASE("a policy that is not built does not pretend to sort", "[entry]") {
+  host_arrays a;
+  std::size_t bytes = 0;
+  // Report every unbuilt policy; a built one is covered by its GPU tests.
+  if constexpr (!gpusort::detail::algorithm<gpusort::policy::warpsort>::implemented) {
+    CHECK(gpusort::sort_keys(gpusort::policy::warpsort{}, nullptr, bytes, a.keys.data(), 4) ==
+          cudaErrorNotSupported);
+    CHECK(gpusort::sort_pairs(gpusort::policy::warpsort{}, a.keys.data(), a.values.data(), 4) ==
+          cudaErrorNotSupported);
+  }
+  CHECK(a.untouched());
+}

@@ -1,0 +1,492 @@
+// Host tests of the thread layer: merge_path, pivot_select, sorting_network,
+// bitonic_steps and compare_exchange, against plain C++ references.
+#include "common/catch.hpp"
+
+#include <gpusort/compare.cuh>
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/thread/compare_exchange.cuh>
+#include <gpusort/thread/merge_path.cuh>
+#include <gpusort/thread/pivot_select.cuh>
+#include <gpusort/thread/sorting_network.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Merge inputs: keys carry a tag (run and index) that the comparator ignores, so the
+// reference can tell which of two equal keys a merge took.
+
+struct tagged {
+  std::uint32_t key;
+  int run;    // 0: a, 1: b
+  int index;  // position inside its run
+};
+
+struct key_less {
+  __host__ __device__ bool operator()(const tagged& x, const tagged& y) const {
+    return x.key < y.key;
+  }
+};
+struct key_greater {
+  __host__ __device__ bool operator()(const tagged& x, const tagged& y) const {
+    return y.key < x.key;
+  }
+};
+
+enum class shape { random_dups, random_wide, all_equal, a_below_b, a_above_b, interleaved };
+
+template <class Compare>
+std::vector<tagged> make_run(int run, int count, shape s, std::mt19937& rng, Compare cmp) {
+  std::vector<tagged> v(count);
+  for (int i = 0; i < count; ++i) {
+    std::uint32_t k = 0;
+    switch (s) {
+      case shape::random_dups: k = rng() % 5; break;
+      case shape::random_wide: k = rng(); break;
+      case shape::all_equal: k = 7; break;
+      case shape::a_below_b: k = std::uint32_t(run * 1000 + i); break;
+      case shape::a_above_b: k = std::uint32_t((1 - run) * 1000 + i); break;
+      case shape::interleaved: k = std::uint32_t(2 * i + run); break;
+    }
+    v[i] = tagged{k, run, 0};
+  }
+  std::sort(v.begin(), v.end(), cmp);
+  for (int i = 0; i < count; ++i) v[i].index = i;
+  return v;
+}
+
+// std::merge is stable: on ties it takes from its first range.
+template <class Compare>
+std::vector<tagged> stable_merge(const std::vector<tagged>& a, const std::vector<tagged>& b,
+                                 Compare cmp) {
+  std::vector<tagged> out(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), cmp);
+  return out;
+}
+
+bool same_items(const std::vector<tagged>& x, const std::vector<tagged>& y) {
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i].key != y[i].key || x[i].run != y[i].run || x[i].index != y[i].index) return false;
+  }
+  return true;
+}
+
+const int run_lengths[] = {0, 1, 2, 3, 5, 8, 17, 32, 33};
+const shape all_shapes[] = {shape::random_dups, shape::random_wide, shape::all_equal,
+                            shape::a_below_b,   shape::a_above_b,   shape::interleaved};
+
+template <class Compare>
+void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  for (shape s : all_shapes) {
+    for (int na : run_lengths) {
+      for (int nb : run_lengths) {
+        const auto a = make_run(0, na, s, rng, cmp);
+        const auto b = make_run(1, nb, s, rng, cmp);
+        const auto merged = stable_merge(a, b, cmp);
+        std::int64_t from_a = 0;
+        for (int d = 0; d <= na + nb; ++d) {
+          if (d > 0 && merged[d - 1].run == 0) ++from_a;
+          CAPTURE(int(s), na, nb, d);
+          const std::int64_t i = gpusort::thread::merge_path(a.data(), na, b.data(), nb, d, cmp);
+          REQUIRE(i == from_a);
+          // The co-rank's defining inequalities, stated directly.
+          const std::int64_t j = d - i;
+          REQUIRE((i >= 0 && i <= na && j >= 0 && j <= nb));
+          if (i > 0 && j < nb) REQUIRE(!cmp(b[j], a[i - 1]));
+          if (j > 0 && i < na) REQUIRE(cmp(b[j - 1], a[i]));
+        }
+      }
+    }
+  }
+}
+
+// Reads a[i] = i * step + offset without storing it: lets the search run on 64-bit
+// counts no host could hold.
+struct affine_range {
+  std::int64_t step, offset;
+  __host__ __device__ std::int64_t operator[](std::int64_t i) const { return i * step + offset; }
+};
+
+// Counts the comparisons a search makes, to check its logarithmic bound.
+struct counting_less {
+  int* calls;
+  template <class T>
+  __host__ __device__ bool operator()(const T& x, const T& y) const {
+    ++*calls;
+    return x < y;
+  }
+};
+
+int ceil_log2_plus_one(std::int64_t w) {  // ceil(log2(w + 1))
+  int bits = 0;
+  while ((std::int64_t(1) << bits) < w + 1) ++bits;
+  return bits;
+}
+
+}  // namespace
+
+TEST_CASE("merge_path matches std::merge on every diagonal", "[thread][merge_path]") {
+  SECTION("ascending") { check_merge_path_all_diagonals(key_less{}, 1u); }
+  SECTION("descending") { check_merge_path_all_diagonals(key_greater{}, 2u); }
+}
+
+TEST_CASE("merge_path uses 64-bit counts and a logarithmic search", "[thread][merge_path]") {
+  // a holds the even numbers, b the odd ones: the first d merged items are 0..d-1, of
+  // which (d + 1) / 2 are even.
+  const affine_range evens{2, 0}, odds{2, 1};
+  const std::int64_t n = std::int64_t(3) << 31;  // 6.4e9 items per run
+  const std::int64_t diagonals[] = {0, 1, 2, 3, (std::int64_t(1) << 32) + 1, n - 1, n, n + 1,
+                                    2 * n - 1, 2 * n};
+  for (std::int64_t d : diagonals) {
+    CAPTURE(d);
+    int calls = 0;
+    const std::int64_t i =
+        gpusort::thread::merge_path(evens, n, odds, n, d, counting_less{&calls});
+    REQUIRE(i == (d + 1) / 2);
+    const std::int64_t w = std::min(std::min(d, n), 2 * n - d);
+    REQUIRE(calls <= ceil_log2_plus_one(w));
+  }
+  // Unequal lengths: every b item precedes every a item, so a joins only past b_count.
+  const affine_range high{1, std::int64_t(1) << 40}, low{1, 0};
+  const std::int64_t nb = (std::int64_t(1) << 33) + 5;
+  REQUIRE(gpusort::thread::merge_path(high, 10, low, nb, nb, gpusort::less{}) == 0);
+  REQUIRE(gpusort::thread::merge_path(high, 10, low, nb, nb + 3, gpusort::less{}) == 3);
+}
+
+// ---------------------------------------------------------------------------------------
+// pivot_select
+
+namespace {
+
+// The swap property: after exchanging a's last p items with b's first p, no item of b'
+// precedes an item of a'.
+template <class Compare>
+bool swap_is_valid(const std::vector<tagged>& a, const std::vector<tagged>& b, std::int64_t p,
+                   Compare cmp) {
+  const std::int64_t na = std::int64_t(a.size()), nb = std::int64_t(b.size());
+  std::vector<tagged> a2(a.begin(), a.end() - p), b2(a.end() - p, a.end());
+  a2.insert(a2.end(), b.begin(), b.begin() + p);
+  b2.insert(b2.end(), b.begin() + p, b.end());
+  if (std::int64_t(a2.size()) != na || std::int64_t(b2.size()) != nb) return false;
+  for (const auto& x : a2) {
+    for (const auto& y : b2) {
+      if (cmp(y, x)) return false;
+    }
+  }
+  return true;
+}
+
+template <class Compare>
+void check_pivot_select(Compare cmp, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  for (shape s : all_shapes) {
+    for (int na : run_lengths) {
+      for (int nb : run_lengths) {
+        CAPTURE(int(s), na, nb);
+        const auto a = make_run(0, na, s, rng, cmp);
+        const auto b = make_run(1, nb, s, rng, cmp);
+        const std::int64_t p = gpusort::thread::pivot_select(a.data(), na, b.data(), nb, cmp);
+        REQUIRE(p >= 0);
+        REQUIRE(p <= std::min(na, nb));
+        REQUIRE(swap_is_valid(a, b, p, cmp));
+
+        // Brute force: the reference answer is the smallest valid swap count.
+        std::int64_t smallest = -1;
+        for (std::int64_t q = 0; q <= std::min(na, nb) && smallest < 0; ++q) {
+          if (swap_is_valid(a, b, q, cmp)) smallest = q;
+        }
+        REQUIRE(p == smallest);
+
+        // Stability: merging each side's two pieces (a's piece first) and concatenating
+        // gives the stable merge of a and b, item for item.
+        const std::vector<tagged> a_keep(a.begin(), a.end() - p), a_give(a.end() - p, a.end());
+        const std::vector<tagged> b_give(b.begin(), b.begin() + p), b_keep(b.begin() + p, b.end());
+        auto left = stable_merge(a_keep, b_give, cmp);
+        const auto right = stable_merge(a_give, b_keep, cmp);
+        left.insert(left.end(), right.begin(), right.end());
+        REQUIRE(same_items(left, stable_merge(a, b, cmp)));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("pivot_select finds the smallest stable swap", "[thread][pivot_select]") {
+  SECTION("ascending") { check_pivot_select(key_less{}, 3u); }
+  SECTION("descending") { check_pivot_select(key_greater{}, 4u); }
+}
+
+TEST_CASE("pivot_select on Tanasic et al.'s equal-length distinct-key case",
+          "[thread][pivot_select]") {
+  // Sorted halves of a permutation of 0..2n-1: exactly the items below n must end on the
+  // left, so p is the number of them that start on the right.
+  std::mt19937 rng(5u);
+  for (int n : {1, 2, 7, 64, 1000}) {
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<std::uint32_t> all(2 * n);
+      for (int i = 0; i < 2 * n; ++i) all[i] = std::uint32_t(i);
+      std::shuffle(all.begin(), all.end(), rng);
+      std::vector<std::uint32_t> a(all.begin(), all.begin() + n), b(all.begin() + n, all.end());
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      const auto expected = std::count_if(b.begin(), b.end(),
+                                          [n](std::uint32_t k) { return k < std::uint32_t(n); });
+      CAPTURE(n, trial);
+      REQUIRE(gpusort::thread::pivot_select(a.data(), n, b.data(), n, gpusort::less{}) ==
+              expected);
+    }
+  }
+}
+
+TEST_CASE("pivot_select uses 64-bit counts", "[thread][pivot_select]") {
+  // a = evens, b = odds, both of length n: the first n merged items are 0..n-1, of which
+  // n/2 are odd (n even), so n/2 items swap.
+  const std::int64_t n = std::int64_t(5) << 31;
+  int calls = 0;
+  REQUIRE(gpusort::thread::pivot_select(affine_range{2, 0}, n, affine_range{2, 1}, n,
+                                        counting_less{&calls}) == n / 2);
+  REQUIRE(calls <= ceil_log2_plus_one(n));
+  // Unequal lengths with every item of b below every item of a: all of the shorter run swaps.
+  const affine_range high{1, std::int64_t(1) << 40}, low{1, 0};
+  const std::int64_t big = (std::int64_t(1) << 32) + 1;
+  REQUIRE(gpusort::thread::pivot_select(high, 3, low, big, gpusort::less{}) == 3);
+  REQUIRE(gpusort::thread::pivot_select(high, big, low, 3, gpusort::less{}) == 3);
+  REQUIRE(gpusort::thread::pivot_select(low, big, high, 3, gpusort::less{}) == 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// compare_exchange
+
+TEST_CASE("compare_exchange orders a pair and moves values with keys",
+          "[thread][compare_exchange]") {
+  using gpusort::thread::compare_exchange;
+  for (bool descending : {false, true}) {
+    CAPTURE(descending);
+    for (int x = 0; x < 3; ++x) {
+      for (int y = 0; y < 3; ++y) {
+        int a = x, b = y, va = 10 + x, vb = 20 + y;
+        compare_exchange(a, b, va, vb, gpusort::less{}, descending);
+        CAPTURE(x, y);
+        REQUIRE(a == (descending ? std::max(x, y) : std::min(x, y)));
+        REQUIRE(b == (descending ? std::min(x, y) : std::max(x, y)));
+        const bool swapped = descending ? x < y : y < x;
+        // Equal keys never swap, so their values keep their slots.
+        REQUIRE(va == (swapped ? 20 + y : 10 + x));
+        REQUIRE(vb == (swapped ? 10 + x : 20 + y));
+      }
+    }
+  }
+  // Keys-only: no_value slots compile and the keys are still ordered.
+  gpusort::detail::no_value na, nb;
+  float a = 2.f, b = -1.f;
+  compare_exchange(a, b, na, nb, gpusort::total_less{});
+  REQUIRE((a == -1.f && b == 2.f));
+  compare_exchange(a, b, na, nb, gpusort::greater{});
+  REQUIRE((a == 2.f && b == -1.f));
+}
+
+// ---------------------------------------------------------------------------------------
+// sorting_network and bitonic_steps
+
+namespace {
+
+struct record16 {  // 16-byte key ordered lexicographically by (hi, mid, lo)
+  std::uint64_t hi;
+  std::uint32_t mid;
+  std::uint32_t lo;
+};
+static_assert(sizeof(record16) == 16, "the test key is 16 bytes");
+
+struct record16_less {
+  __host__ __device__ bool operator()(const record16& x, const record16& y) const {
+    if (x.hi != y.hi) return x.hi < y.hi;
+    if (x.mid != y.mid) return x.mid < y.mid;
+    return x.lo < y.lo;
+  }
+};
+
+// Keys equivalent under the test comparators are bitwise identical (total_less is a total
+// order on bit patterns), so the sorted output must equal a reference sort byte for byte.
+template <class Key>
+bool same_bits(const Key& x, const Key& y) {
+  return std::memcmp(&x, &y, sizeof(Key)) == 0;
+}
+
+template <class Key>
+Key random_key(std::mt19937_64& rng, int distinct);
+
+template <>
+std::uint32_t random_key<std::uint32_t>(std::mt19937_64& rng, int distinct) {
+  return distinct > 0 ? std::uint32_t(rng() % distinct) : std::uint32_t(rng());
+}
+template <>
+float random_key<float>(std::mt19937_64& rng, int distinct) {
+  // Any bit pattern: NaNs of both signs, infinities, ±0 and subnormals all turn up,
+  // and a pool of specials makes them collide.
+  static const std::uint32_t specials[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                           0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x00000001u,
+                                           0x3f800000u, 0xbf800000u};
+  const std::uint32_t bits =
+      distinct > 0 ? specials[rng() % (sizeof(specials) / sizeof(specials[0]))]
+                   : std::uint32_t(rng());
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+template <>
+record16 random_key<record16>(std::mt19937_64& rng, int distinct) {
+  const int m = distinct > 0 ? 2 : 1 << 30;  // few values per field: ties in the high fields
+  return record16{rng() % m, std::uint32_t(rng() % m), std::uint32_t(rng() % m)};
+}
+
+template <class Key, class Compare>
+struct reversed {  // the reference order of a descending network
+  Compare cmp;
+  bool operator()(const Key& x, const Key& y) const { return cmp(y, x); }
+};
+
+// Runs the network on `input` (keys-only and with index values, both directions) and
+// checks the result against std::stable_sort.
+template <int N, class Key, class Compare>
+void check_network_on(const Key (&input)[N], Compare cmp) {
+  for (bool descending : {false, true}) {
+    CAPTURE(N, descending);
+    std::vector<Key> expected(input, input + N);
+    if (descending) {
+      std::stable_sort(expected.begin(), expected.end(), reversed<Key, Compare>{cmp});
+    } else {
+      std::stable_sort(expected.begin(), expected.end(), cmp);
+    }
+
+    Key keys[N];
+    gpusort::detail::no_value none[N];
+    std::copy(input, input + N, keys);
+    gpusort::thread::sorting_network(keys, none, cmp, descending);
+    for (int r = 0; r < N; ++r) REQUIRE(same_bits(keys[r], expected[r]));
+
+    int values[N];
+    std::copy(input, input + N, keys);
+    for (int r = 0; r < N; ++r) values[r] = r;
+    gpusort::thread::sorting_network(keys, values, cmp, descending);
+    std::vector<bool> seen(N, false);
+    for (int r = 0; r < N; ++r) {
+      REQUIRE(same_bits(keys[r], expected[r]));
+      REQUIRE((values[r] >= 0 && values[r] < N));
+      REQUIRE(!seen[values[r]]);  // a permutation of the input positions...
+      seen[values[r]] = true;
+      REQUIRE(same_bits(keys[r], input[values[r]]));  // ...each with its own key
+    }
+  }
+}
+
+template <int N, class Key, class Compare>
+void check_network(Compare cmp, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Key input[N];
+  for (int distinct : {0, 3}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      for (int r = 0; r < N; ++r) input[r] = random_key<Key>(rng, distinct);
+      check_network_on(input, cmp);
+    }
+  }
+  // Already sorted, reverse sorted and all equal.
+  for (int r = 0; r < N; ++r) input[r] = random_key<Key>(rng, 0);
+  std::sort(input, input + N, cmp);
+  check_network_on(input, cmp);
+  std::reverse(input, input + N);
+  check_network_on(input, cmp);
+  for (int r = 0; r < N; ++r) input[r] = input[0];
+  check_network_on(input, cmp);
+}
+
+template <class Key, class Compare>
+void check_network_all_sizes(Compare cmp, std::uint64_t seed) {
+  check_network<1, Key>(cmp, seed);
+  check_network<2, Key>(cmp, seed + 1);
+  check_network<4, Key>(cmp, seed + 2);
+  check_network<8, Key>(cmp, seed + 3);
+  check_network<16, Key>(cmp, seed + 4);
+  check_network<32, Key>(cmp, seed + 5);
+}
+
+// 0-1 principle: a comparator network sorts every input iff it sorts every 0/1 input.
+template <int N>
+void check_network_zero_one() {
+  static_assert(N <= 16, "2^N inputs are enumerated");
+  for (std::uint32_t mask = 0; mask < (1u << N); ++mask) {
+    std::uint32_t keys[N];
+    gpusort::detail::no_value none[N];
+    for (int r = 0; r < N; ++r) keys[r] = (mask >> r) & 1u;
+    gpusort::thread::sorting_network(keys, none, gpusort::less{});
+    int ones = 0;
+    for (int r = 0; r < N; ++r) ones += int(keys[r]);
+    CAPTURE(N, mask);
+    for (int r = 0; r < N; ++r) REQUIRE(keys[r] == (r >= N - ones ? 1u : 0u));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sorting_network sorts every 0/1 input (N <= 16)", "[thread][sorting_network]") {
+  check_network_zero_one<1>();
+  check_network_zero_one<2>();
+  check_network_zero_one<4>();
+  check_network_zero_one<8>();
+  check_network_zero_one<16>();
+}
+
+TEST_CASE("sorting_network: u32 keys", "[thread][sorting_network]") {
+  check_network_all_sizes<std::uint32_t>(gpusort::less{}, 11u);
+}
+
+TEST_CASE("sorting_network: u32 keys under greater", "[thread][sorting_network]") {
+  check_network_all_sizes<std::uint32_t>(gpusort::greater{}, 21u);
+}
+
+TEST_CASE("sorting_network: float keys under total_less", "[thread][sorting_network]") {
+  check_network_all_sizes<float>(gpusort::total_less{}, 31u);
+}
+
+TEST_CASE("sorting_network: 16-byte keys, lexicographic", "[thread][sorting_network]") {
+  check_network_all_sizes<record16>(record16_less{}, 41u);
+}
+
+TEST_CASE("bitonic_steps merges a bitonic sequence in either direction",
+          "[thread][sorting_network]") {
+  // Ascending then descending halves form a bitonic sequence; the last stage of the
+  // network (block_size = N) sorts it, ascending at position 0 and descending at a
+  // position whose bit N is set.
+  constexpr int N = 16;
+  std::mt19937 rng(51u);
+  for (int trial = 0; trial < 200; ++trial) {
+    for (int position_base : {0, N}) {
+      std::uint32_t keys[N];
+      int values[N];
+      for (int r = 0; r < N; ++r) keys[r] = rng() % 9;
+      std::sort(keys, keys + N / 2);
+      std::sort(keys + N / 2, keys + N, gpusort::greater{});
+      const std::vector<std::uint32_t> input(keys, keys + N);
+      for (int r = 0; r < N; ++r) values[r] = r;
+      gpusort::thread::bitonic_steps(keys, values, gpusort::less{}, N / 2, N, position_base,
+                                     false);
+      std::vector<std::uint32_t> expected = input;
+      std::sort(expected.begin(), expected.end());
+      if (position_base != 0) std::reverse(expected.begin(), expected.end());
+      CAPTURE(trial, position_base);
+      for (int r = 0; r < N; ++r) {
+        REQUIRE(keys[r] == expected[r]);
+        REQUIRE(input[values[r]] == keys[r]);
+      }
+    }
+  }
+}
