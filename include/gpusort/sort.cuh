@@ -38,6 +38,7 @@ cudaError_t sort_two_phase(const Policy& policy, void* d_temp_storage,
   if constexpr (!algorithm<Policy>::implemented) {
     return cudaErrorNotSupported;
   } else {
+    if (cudaError_t e = algorithm<Policy>::template check_policy<Key, Value>(policy)) return e;
     const std::size_t needed =
         num_items == 0 ? 0 : algorithm<Policy>::template temp_storage_bytes<Key, Value>(policy, num_items);
     if (d_temp_storage == nullptr) {

@@ -6,14 +6,15 @@
 // prints the message when it fails, in Catch2 2.x and 3.x alike.
 //
 // Two sets of the same checks:
-//  * host (std::vector): check_sorted, check_permutation, check_pairs, check_stable —
-//    plain C++, obviously right, for small n and for host tests. check_permutation
-//    std::sorts a copy of the input.
+//  * host (std::vector): check_sorted, check_permutation, check_same_items, check_pairs,
+//    check_stable — plain C++, obviously right, for small n and for host tests.
+//    check_permutation std::sorts a copy of the input.
 //  * device (pointers to GPU memory): device_check_sorted, device_check_permutation,
-//    device_check_pairs, device_check_stable, and verify_keys / verify_pairs running the
-//    right ones together. They run on the GPU (a predicate kernel that records the first
+//    device_check_same_items, device_check_pairs, device_check_stable, and verify_keys /
+//    verify_pairs running the right ones together. They run on the GPU (a predicate kernel that records the first
 //    violation and the number of violations; the permutation check sorts copies of input and
 //    output with cub::DeviceMergeSort), so 2^28 keys verify in well under a second. They
+//    never use std::sort on the host. They
 //    allocate scratch (device_check_permutation: two copies of the keys plus CUB's temp
 //    storage; device_check_pairs: 4 bytes per item) and synchronize the stream.
 //
@@ -21,7 +22,9 @@
 // input sorted by cmp (cmp-equivalence), AND the multisets must be equal bit for bit: both
 // are sorted by (cmp, then raw bytes) and compared byte for byte. So an item lost or
 // duplicated over a cmp-equal but different item (-0 over +0, a key16 with the same `hi`
-// under a comparator that reads only `hi`) is caught.
+// under a comparator that reads only `hi`) is caught. Being compared with the sorted input,
+// an unsorted permutation fails it too; check_same_items is the order-agnostic multiset
+// check (for steps that move items without sorting them).
 // Preconditions: cmp is a strict weak order on the data (for floats with NaN use
 // gpusort::total_less, not less) and is callable on host and device; key types have no
 // padding bytes (all of key_types.cuh and the arithmetic types qualify).
@@ -138,6 +141,14 @@ struct cmp_then_bytes {
   }
 };
 
+// The raw-byte order alone: for multiset comparisons that need no comparator.
+struct bytes_less {
+  template <class T>
+  __host__ __device__ bool operator()(const T& a, const T& b) const {
+    return compare_bytes(a, b) < 0;
+  }
+};
+
 template <class Compare, class T>
 __host__ __device__ inline bool equivalent(const Compare& cmp, const T& a, const T& b) {
   return !cmp(a, b) && !cmp(b, a);
@@ -179,6 +190,24 @@ check_result check_permutation(const std::vector<Key>& input, const std::vector<
           "not a bitwise permutation of the input (an item was lost or duplicated among "
           "cmp-equal keys): at rank " + std::to_string(i) + " of the (cmp, bytes) order the "
           "output has " + to_text(got[i]) + ", the input " + to_text(expected[i]));
+  return check_result::pass();
+}
+
+// Order-agnostic: b holds exactly the bit patterns of a, with multiplicity (for steps that
+// move items without sorting them, and for unsorted outputs).
+template <class Key>
+check_result check_same_items(const std::vector<Key>& a, const std::vector<Key>& b) {
+  if (a.size() != b.size())
+    return check_result::fail("size changed: " + std::to_string(a.size()) + " items before, " +
+                              std::to_string(b.size()) + " after");
+  std::vector<Key> x = a, y = b;
+  std::sort(x.begin(), x.end(), bytes_less{});
+  std::sort(y.begin(), y.end(), bytes_less{});
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!bytes_equal(x[i], y[i]))
+      return check_result::fail("not the same items: at rank " + std::to_string(i) +
+                                " of the byte order the output has " + to_text(y[i]) +
+                                ", the input " + to_text(x[i]));
   return check_result::pass();
 }
 
@@ -370,21 +399,25 @@ struct unstable_at {
   }
 };
 
-// Sorts d_keys[0, n) in place by (cmp, bytes) with CUB's merge sort.
+// Sorts d_keys[0, n) in place by `order` with CUB's merge sort.
+template <class Key, class Order>
+cudaError_t sort_copy_by(Key* d_keys, std::int64_t n, Order order, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  cudaError_t status = cub::DeviceMergeSort::SortKeys(nullptr, bytes, d_keys, n, order, stream);
+  if (status != cudaSuccess) return status;
+  void* temp = nullptr;
+  // Never null: a null pointer would turn the second call into another size query.
+  status = cudaMallocAsync(&temp, std::max<std::size_t>(bytes, 1), stream);
+  if (status != cudaSuccess) return status;
+  status = cub::DeviceMergeSort::SortKeys(temp, bytes, d_keys, n, order, stream);
+  const cudaError_t freed = cudaFreeAsync(temp, stream);
+  return status != cudaSuccess ? status : freed;
+}
+
 template <class Key, class Compare>
 cudaError_t sort_by_cmp_then_bytes(Key* d_keys, std::int64_t n, Compare cmp,
                                    cudaStream_t stream) {
-  std::size_t bytes = 0;
-  cudaError_t status = cub::DeviceMergeSort::SortKeys(nullptr, bytes, d_keys, n,
-                                                      cmp_then_bytes<Compare>{cmp}, stream);
-  if (status != cudaSuccess) return status;
-  void* temp = nullptr;
-  status = cudaMallocAsync(&temp, bytes, stream);
-  if (status != cudaSuccess) return status;
-  status = cub::DeviceMergeSort::SortKeys(temp, bytes, d_keys, n, cmp_then_bytes<Compare>{cmp},
-                                          stream);
-  const cudaError_t freed = cudaFreeAsync(temp, stream);
-  return status != cudaSuccess ? status : freed;
+  return sort_copy_by(d_keys, n, cmp_then_bytes<Compare>{cmp}, stream);
 }
 
 }  // namespace harness_detail
@@ -446,6 +479,30 @@ check_result device_check_permutation(const Key* d_input, const Key* d_output, s
         to_text(element_at(expected.data(), i)));
   }
   return check_result::pass();
+}
+
+// Order-agnostic: d_b[0, n) holds exactly the bit patterns of d_a[0, n), with multiplicity.
+template <class Key>
+check_result device_check_same_items(const Key* d_a, const Key* d_b, std::int64_t n,
+                                     cudaStream_t stream = 0) {
+  using namespace harness_detail;
+  if (n <= 0) return check_result::pass();
+  device_buffer<Key> x(n), y(n);
+  cudaError_t status =
+      cudaMemcpyAsync(x.data(), d_a, x.bytes(), cudaMemcpyDeviceToDevice, stream);
+  if (status == cudaSuccess)
+    status = cudaMemcpyAsync(y.data(), d_b, y.bytes(), cudaMemcpyDeviceToDevice, stream);
+  if (status == cudaSuccess) status = sort_copy_by(x.data(), n, bytes_less{}, stream);
+  if (status == cudaSuccess) status = sort_copy_by(y.data(), n, bytes_less{}, stream);
+  if (status != cudaSuccess) return cuda_failure("sorting copies by bytes", status);
+  const scan_outcome r = find_violations(0, n, bytes_differ_at<Key>{y.data(), x.data()}, stream);
+  if (r.status != cudaSuccess) return cuda_failure("comparing bytes", r.status);
+  if (!r.any()) return check_result::pass();
+  const auto i = static_cast<std::int64_t>(r.found.first);
+  return check_result::fail("not the same items: at rank " + std::to_string(i) +
+                            " of the byte order the output has " +
+                            to_text(element_at(y.data(), i)) + ", the input " +
+                            to_text(element_at(x.data(), i)));
 }
 
 // Values are input indices that travelled with their keys (see the header comment).
@@ -579,6 +636,8 @@ class guarded_buffer {
   check_result check_guard() const {
     const std::size_t bytes = static_cast<std::size_t>(guard_) * sizeof(T);
     if (bytes == 0) return check_result::pass();
+    const cudaError_t synced = cudaDeviceSynchronize();
+    if (synced != cudaSuccess) return harness_detail::cuda_failure("synchronizing", synced);
     std::vector<unsigned char> before(bytes), after(bytes);
     const cudaError_t s1 =
         cudaMemcpy(before.data(), storage_.data(), bytes, cudaMemcpyDeviceToHost);

@@ -34,7 +34,7 @@ int main() {
   std::uint32_t* d_keys = nullptr;
   if (cudaError_t e = cudaMalloc(&d_keys, n * sizeof(std::uint32_t))) return fail("cudaMalloc", e);
   cudaMemcpy(d_keys, keys.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice);
-  const cudaError_t sorted = gpusort::sort_keys(gpusort::policy::deterministic_sample{}, d_keys, n);
+  const cudaError_t sorted = gpusort::sort_keys(gpusort::policy::merge{}, d_keys, n);
   if (sorted != cudaSuccess) return fail("sort_keys", sorted);
   std::vector<std::uint32_t> result(n);
   if (cudaError_t e = cudaMemcpy(result.data(), d_keys, n * sizeof(std::uint32_t),

@@ -28,17 +28,18 @@ template <int THREADS, int ITEMS, class T>
 __device__ __forceinline__ void load_bitonic(const T* a, int a_count, const T* b, int b_count,
                                              T (&items)[ITEMS],
                                              tile_buffer<THREADS, ITEMS, T>& buffer) {
-  if constexpr (!detail::has_values<T>) return;
-  constexpr int n = THREADS * ITEMS;
-  for (int i = threadIdx.x; i < a_count; i += THREADS) buffer[i] = a[i];
-  for (int i = threadIdx.x; i < b_count; i += THREADS) buffer[n - 1 - i] = b[i];
-  __syncthreads();
+  if constexpr (detail::has_values<T>) {
+    constexpr int n = THREADS * ITEMS;
+    for (int i = threadIdx.x; i < a_count; i += THREADS) buffer[i] = a[i];
+    for (int i = threadIdx.x; i < b_count; i += THREADS) buffer[n - 1 - i] = b[i];
+    __syncthreads();
 #pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const int p = threadIdx.x * ITEMS + r;
-    if (bitonic_source_rank<n>(p, a_count, b_count) != detail::absent_rank) items[r] = buffer[p];
+    for (int r = 0; r < ITEMS; ++r) {
+      const int p = threadIdx.x * ITEMS + r;
+      if (bitonic_source_rank<n>(p, a_count, b_count) != detail::absent_rank) items[r] = buffer[p];
+    }
+    __syncthreads();
   }
-  __syncthreads();
 }
 
 }  // namespace block

@@ -19,37 +19,39 @@ using tile_buffer = detail::padded_buffer<T, THREADS * ITEMS>;
 template <int THREADS, int ITEMS, class T>
 __device__ __forceinline__ void load_blocked(const T* in, T (&items)[ITEMS], int valid_items,
                                              tile_buffer<THREADS, ITEMS, T>& buffer) {
-  if constexpr (!detail::has_values<T>) return;
+  if constexpr (detail::has_values<T>) {
 #pragma unroll
-  for (int s = 0; s < ITEMS; ++s) {
-    const int i = s * THREADS + threadIdx.x;
-    if (i < valid_items) buffer[i] = in[i];
-  }
-  __syncthreads();
+    for (int s = 0; s < ITEMS; ++s) {
+      const int i = s * THREADS + threadIdx.x;
+      if (i < valid_items) buffer[i] = in[i];
+    }
+    __syncthreads();
 #pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const int i = threadIdx.x * ITEMS + r;
-    if (i < valid_items) items[r] = buffer[i];
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = threadIdx.x * ITEMS + r;
+      if (i < valid_items) items[r] = buffer[i];
+    }
+    __syncthreads();
   }
-  __syncthreads();
 }
 
 template <int THREADS, int ITEMS, class T>
 __device__ __forceinline__ void store_blocked(T* out, const T (&items)[ITEMS], int valid_items,
                                               tile_buffer<THREADS, ITEMS, T>& buffer) {
-  if constexpr (!detail::has_values<T>) return;
+  if constexpr (detail::has_values<T>) {
 #pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const int i = threadIdx.x * ITEMS + r;
-    if (i < valid_items) buffer[i] = items[r];
-  }
-  __syncthreads();
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = threadIdx.x * ITEMS + r;
+      if (i < valid_items) buffer[i] = items[r];
+    }
+    __syncthreads();
 #pragma unroll
-  for (int s = 0; s < ITEMS; ++s) {
-    const int i = s * THREADS + threadIdx.x;
-    if (i < valid_items) out[i] = buffer[i];
+    for (int s = 0; s < ITEMS; ++s) {
+      const int i = s * THREADS + threadIdx.x;
+      if (i < valid_items) out[i] = buffer[i];
+    }
+    __syncthreads();
   }
-  __syncthreads();
 }
 
 }  // namespace block

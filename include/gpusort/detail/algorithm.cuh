@@ -1,6 +1,8 @@
 // gpusort/detail/algorithm.cuh — how an entry point reaches the algorithm of a policy.
 //
 // Each algorithm header specialises `algorithm<Policy>` with
+//   template <class Key, class Value> static cudaError_t check_policy(const Policy&);
+//       (cudaErrorInvalidValue for tuning fields it cannot honour)
 //   template <class Key, class Value> static std::size_t temp_storage_bytes(const Policy&, std::int64_t n);
 //   template <class Key, class Value, class Compare>
 //   static cudaError_t sort(const Policy&, void* temp, Key* keys, Value* values, std::int64_t n,

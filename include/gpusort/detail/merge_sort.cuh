@@ -32,13 +32,20 @@
 namespace gpusort {
 namespace detail {
 
-// Tile shape of the merge policy: 256 threads; items per thread so that a thread's keys,
-// ranks and values stay in registers (measured on H100, bench/RESULTS.md).
+// Tile shape of the merge policy: 256 threads, and as many items per thread (up to 16) as
+// fit the ranked keys and values of a tile in 48 KiB of static shared memory.
 template <class Key, class Value>
 struct merge_tuning {
   static constexpr int threads = 256;
-  static constexpr int bytes_per_item = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
-  static constexpr int items = bytes_per_item <= 4 ? 16 : bytes_per_item <= 16 ? 8 : 4;
+  static constexpr std::size_t shared_budget = 48 * 1024;
+  static constexpr std::size_t bytes_per_item =
+      sizeof(ranked<Key>) + (has_values<Value> ? sizeof(Value) : 0);
+  static constexpr int fitting_items(int items) {
+    return items == 1 || threads * items * bytes_per_item * 33 / 32 <= shared_budget
+               ? items
+               : fitting_items(items / 2);
+  }
+  static constexpr int items = fitting_items(16);
   static constexpr int tile = threads * items;
 };
 
@@ -166,16 +173,21 @@ struct algorithm<policy::merge> {
   static constexpr bool implemented = true;
 
   template <class Key, class Value>
+  static cudaError_t check_policy(const policy::merge& policy) {
+    const int width = policy.network_width;
+    return width == 0 || width == merge_tuning<Key, Value>::tile ? cudaSuccess : cudaErrorInvalidValue;
+  }
+
+  template <class Key, class Value>
   static std::size_t temp_storage_bytes(const policy::merge&, std::int64_t n) {
     return merge_plan<Key, Value>(n).layout.total;
   }
 
   template <class Key, class Value, class Compare>
-  static cudaError_t sort(const policy::merge& policy, void* temp, Key* keys, Value* values,
+  static cudaError_t sort(const policy::merge&, void* temp, Key* keys, Value* values,
                           std::int64_t n, Compare cmp, cudaStream_t stream) {
     using tuning = merge_tuning<Key, Value>;
     constexpr int threads = tuning::threads, items = tuning::items, tile = tuning::tile;
-    if (policy.network_width != 0 && policy.network_width != tile) return cudaErrorInvalidValue;
     const merge_plan<Key, Value> plan(n);
     Key* scratch_keys = plan.layout.template get<Key>(temp, 0);
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);

@@ -1,0 +1,103 @@
+// tests/gpu/sort_cases.cuh — one sort case, checked the way DESIGN.md §4 asks: the keys
+// are generated on the GPU, sorted through the public two-phase API (or the convenience
+// overload) inside guarded buffers, then verified on the GPU for order, for being a
+// bitwise permutation of the input (pairs: every value still next to its key), for
+// stability where the policy promises it, and for untouched guard regions.
+#pragma once
+
+#include "common/catch.hpp"
+#include "common/device_buffer.cuh"
+#include "common/distributions.cuh"
+#include "common/key_types.cuh"
+#include "common/verify.cuh"
+
+#include <gpusort/gpusort.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace gpusort_test {
+
+enum class api { two_phase, convenience };
+
+struct sort_case {
+  distribution dist = distribution::uniform;
+  std::int64_t n = 0;
+  bool special_floats = false;  // NaN, ±0, ±inf, denormals mixed in (float and double)
+  api entry = api::two_phase;
+  std::uint64_t seed = 0x1234;
+};
+
+template <class Policy, class Key, class Value, class Compare>
+void check_sort(const Policy& policy, const sort_case& c, Compare cmp, bool stable) {
+  INFO("distribution " << name(c.dist) << ", n = " << c.n);
+  constexpr bool pairs = !std::is_same<Value, gpusort::detail::no_value>::value;
+  guarded_buffer<Key> keys(c.n);
+  REQUIRE(generate(keys.data(), c.n, c.dist, c.seed) == cudaSuccess);
+  if constexpr (std::is_floating_point<Key>::value) {
+    if (c.special_floats) REQUIRE(add_special_floats(keys.data(), c.n, c.seed + 1) == cudaSuccess);
+  }
+  device_buffer<Key> input(c.n);
+  if (c.n > 0)
+    REQUIRE(cudaMemcpy(input.data(), keys.data(), c.n * sizeof(Key), cudaMemcpyDeviceToDevice) ==
+            cudaSuccess);
+
+  guarded_buffer<std::conditional_t<pairs, Value, char>> values(pairs ? c.n : 0);
+  cudaError_t status = cudaSuccess;
+  if constexpr (pairs) {
+    REQUIRE(iota_values(values.data(), c.n) == cudaSuccess);
+    if (c.entry == api::convenience) {
+      status = gpusort::sort_pairs(policy, keys.data(), values.data(), c.n, cmp);
+    } else {
+      std::size_t bytes = 0;
+      REQUIRE(gpusort::sort_pairs(policy, nullptr, bytes, keys.data(), values.data(), c.n, cmp) ==
+              cudaSuccess);
+      device_buffer<char> temp(static_cast<std::int64_t>(bytes));
+      status = gpusort::sort_pairs(policy, temp.data(), bytes, keys.data(), values.data(), c.n, cmp);
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    }
+  } else {
+    if (c.entry == api::convenience) {
+      status = gpusort::sort_keys(policy, keys.data(), c.n, cmp);
+    } else {
+      std::size_t bytes = 0;
+      REQUIRE(gpusort::sort_keys(policy, nullptr, bytes, keys.data(), c.n, cmp) == cudaSuccess);
+      device_buffer<char> temp(static_cast<std::int64_t>(bytes));
+      status = gpusort::sort_keys(policy, temp.data(), bytes, keys.data(), c.n, cmp);
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    }
+  }
+  REQUIRE(status == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  if constexpr (pairs) {
+    REQUIRE(verify_pairs(input.data(), keys.data(), values.data(), c.n, cmp, stable));
+    REQUIRE(values.check_guard());
+  } else {
+    REQUIRE(verify_keys(input.data(), keys.data(), c.n, cmp));
+  }
+  REQUIRE(keys.check_guard());
+}
+
+// Too little temp storage is refused before any work: the keys stay as they were.
+template <class Policy, class Key>
+void check_refuses_small_temp_storage(const Policy& policy, std::int64_t n) {
+  guarded_buffer<Key> keys(n);
+  REQUIRE(generate(keys.data(), n, distribution::uniform, 77) == cudaSuccess);
+  const auto before = keys.to_host();
+  std::size_t bytes = 0;
+  REQUIRE(gpusort::sort_keys(policy, nullptr, bytes, keys.data(), n) == cudaSuccess);
+  REQUIRE(bytes > 0);
+  device_buffer<char> temp(static_cast<std::int64_t>(bytes));
+  std::size_t too_few = bytes - 1;
+  CHECK(gpusort::sort_keys(policy, temp.data(), too_few, keys.data(), n) == cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(keys.to_host() == before);
+}
+
+// Sizes of DESIGN.md §4 below the large cases: empty, tiny, around warp and tile edges,
+// a prime near 10^6.
+inline constexpr std::int64_t awkward_sizes[] = {0,    1,    2,    31,    32,   33,
+                                                 127,  128,  129,  4095,  4096, 4097,
+                                                 65537, 999983};
+
+}  // namespace gpusort_test

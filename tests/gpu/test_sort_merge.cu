@@ -1,0 +1,80 @@
+// policy::merge through the public entry points: every distribution and awkward size,
+// every key type of DESIGN.md §4, pairs, stability, 2^24 and 2^28 keys, error contract.
+#include "sort_cases.cuh"
+
+#include <cstdint>
+
+using namespace gpusort_test;
+using gpusort::detail::no_value;
+
+namespace {
+const gpusort::policy::merge merge_policy{};
+}
+
+TEST_CASE("merge: u32 keys, every distribution and awkward size", "[merge]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  const std::int64_t n = GENERATE(from_range(std::begin(awkward_sizes), std::end(awkward_sizes)));
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, {dist, n},
+                                                              gpusort::less{}, false);
+}
+
+TEST_CASE("merge: pairs are stable on every distribution", "[merge]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), std::int64_t(1) << 20);
+  check_sort<gpusort::policy::merge, std::uint32_t, std::uint32_t>(merge_policy, {dist, n},
+                                                                   gpusort::less{}, true);
+  check_sort<gpusort::policy::merge, key16, value16>(merge_policy, {dist, n}, key16_less{}, true);
+}
+
+TEST_CASE("merge: every key type and comparator", "[merge]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
+                             distribution::reverse_sorted);
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(999983));
+  const sort_case c{dist, n, /*special_floats=*/true};
+  check_sort<gpusort::policy::merge, std::int32_t, no_value>(merge_policy, c, gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, std::uint64_t, no_value>(merge_policy, c, gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, std::int64_t, no_value>(merge_policy, c, gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, float, no_value>(merge_policy, c, gpusort::total_less{}, false);
+  check_sort<gpusort::policy::merge, double, no_value>(merge_policy, c, gpusort::total_less{}, false);
+  check_sort<gpusort::policy::merge, key16, no_value>(merge_policy, c, key16_less{}, false);
+  check_sort<gpusort::policy::merge, key12, no_value>(merge_policy, c, key12_less{}, false);
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, c, gpusort::greater{}, false);
+  check_sort<gpusort::policy::merge, std::uint32_t, std::uint64_t>(merge_policy, c, gpusort::greater{}, true);
+  check_sort<gpusort::policy::merge, std::uint64_t, std::uint32_t>(merge_policy, c, gpusort::less{}, true);
+}
+
+TEST_CASE("merge: the convenience overloads on the default stream", "[merge]") {
+  const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(129), std::int64_t(65537));
+  const sort_case c{distribution::gaussian, n, false, api::convenience};
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, c, gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, std::uint32_t, std::uint32_t>(merge_policy, c, gpusort::less{}, true);
+}
+
+TEST_CASE("merge: 2^24 keys on every distribution", "[merge][large]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, {dist, std::int64_t(1) << 24},
+                                                              gpusort::less{}, false);
+}
+
+TEST_CASE("merge: 2^28 keys and pairs", "[merge][large]") {
+  const std::int64_t n = std::int64_t(1) << 28;
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, {distribution::uniform, n},
+                                                              gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, std::uint32_t, std::uint32_t>(
+      merge_policy, {distribution::few_distinct_17, n}, gpusort::less{}, true);
+}
+
+TEST_CASE("merge: too little temp storage leaves the keys untouched", "[merge]") {
+  check_refuses_small_temp_storage<gpusort::policy::merge, std::uint32_t>(merge_policy, 100000);
+}
+
+TEST_CASE("merge: an unsupported network width is refused before any work", "[merge]") {
+  guarded_buffer<std::uint32_t> keys(5000);
+  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
+  const auto before = keys.to_host();
+  gpusort::policy::merge odd{};
+  odd.network_width = 3;
+  CHECK(gpusort::sort_keys(odd, keys.data(), 5000) == cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(keys.to_host() == before);
+}
