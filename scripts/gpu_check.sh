@@ -18,6 +18,7 @@ set -uo pipefail
 SANITIZE_TESTS=(
   test_bitonic_blocks
   test_splitter_blocks_gpu
+  test_sort_merge
 )
 SANITIZE_FILTER="${GPU_CHECK_SANITIZE_FILTER:-[sanitize]}"
 SANITIZE_TOOLS=(memcheck racecheck synccheck)

@@ -267,7 +267,8 @@ void run_sort(benchmark::State& state, sort_data<Key, Value>& data, Sort&& sort,
       return;
     }
     // Never a null pointer for the timed calls, which would make them size queries again.
-    device_buffer<unsigned char> temp(std::max<std::int64_t>(static_cast<std::int64_t>(temp_bytes), 1));
+    device_buffer<unsigned char> temp(
+        std::max<std::int64_t>(static_cast<std::int64_t>(temp_bytes), 1));
     double total_seconds = 0;
     std::int64_t runs = 0;
     const bool ok = harness_detail::timed_loop(
@@ -371,7 +372,8 @@ struct key12_decomposer {
 };
 
 template <class Key>
-constexpr bool needs_decomposer = std::is_same<Key, key16>::value || std::is_same<Key, key12>::value;
+constexpr bool needs_decomposer =
+    std::is_same<Key, key16>::value || std::is_same<Key, key12>::value;
 
 template <class Key>
 using decomposer_for =

@@ -4,6 +4,7 @@
 #if __has_include(<catch2/catch_test_macros.hpp>)
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
+#include <catch2/generators/catch_generators_range.hpp>
 #include <catch2/catch_template_test_macros.hpp>
 #else
 #include <catch2/catch.hpp>

@@ -11,12 +11,12 @@
 //    check_permutation std::sorts a copy of the input.
 //  * device (pointers to GPU memory): device_check_sorted, device_check_permutation,
 //    device_check_same_items, device_check_pairs, device_check_stable, and verify_keys /
-//    verify_pairs running the right ones together. They run on the GPU (a predicate kernel that records the first
-//    violation and the number of violations; the permutation check sorts copies of input and
-//    output with cub::DeviceMergeSort), so 2^28 keys verify in well under a second. They
-//    never use std::sort on the host. They
-//    allocate scratch (device_check_permutation: two copies of the keys plus CUB's temp
-//    storage; device_check_pairs: 4 bytes per item) and synchronize the stream.
+//    verify_pairs running the right ones together. They run on the GPU — a predicate kernel
+//    records the first violation and the number of violations; the permutation check sorts
+//    copies of input and output with cub::DeviceMergeSort — so 2^28 keys verify in well under
+//    a second; they never std::sort on the host. They allocate scratch
+//    (device_check_permutation / device_check_same_items: two copies of the keys plus CUB's
+//    temp storage; device_check_pairs: 4 bytes per item) and synchronize the stream.
 //
 // What "permutation" means here: the output is compared, position by position, with the
 // input sorted by cmp (cmp-equivalence), AND the multisets must be equal bit for bit: both
@@ -113,13 +113,24 @@ inline std::string index_text(std::uint64_t idx) {
 
 // ---- byte-level comparison ----------------------------------------------------------------
 
-// Three-way comparison of the object representations (a total order on bit patterns).
+// Three-way comparison of the object representations: a total order on bit patterns (word
+// by word where the size allows, so that keys held in registers need not go to memory).
 template <class T>
 __host__ __device__ inline int compare_bytes(const T& a, const T& b) {
-  const auto* pa = reinterpret_cast<const unsigned char*>(&a);
-  const auto* pb = reinterpret_cast<const unsigned char*>(&b);
-  for (std::size_t k = 0; k < sizeof(T); ++k)
-    if (pa[k] != pb[k]) return pa[k] < pb[k] ? -1 : 1;
+  if constexpr (sizeof(T) % sizeof(std::uint32_t) == 0) {
+    constexpr int words = sizeof(T) / sizeof(std::uint32_t);
+    std::uint32_t wa[words], wb[words];
+    std::memcpy(wa, &a, sizeof(T));
+    std::memcpy(wb, &b, sizeof(T));
+    for (int k = 0; k < words; ++k)
+      if (wa[k] != wb[k]) return wa[k] < wb[k] ? -1 : 1;
+  } else {
+    unsigned char ba[sizeof(T)], bb[sizeof(T)];
+    std::memcpy(ba, &a, sizeof(T));
+    std::memcpy(bb, &b, sizeof(T));
+    for (std::size_t k = 0; k < sizeof(T); ++k)
+      if (ba[k] != bb[k]) return ba[k] < bb[k] ? -1 : 1;
+  }
   return 0;
 }
 

@@ -70,7 +70,8 @@ void reference_sort_pairs(Key* d_keys, Value* d_values, std::int64_t n, Compare 
   throw_on_cuda_error(
       cub::DeviceMergeSort::StableSortPairs(nullptr, bytes, d_keys, d_values, n, cmp),
       "reference sort (size)");
-  device_buffer<unsigned char> temp(std::max<std::int64_t>(static_cast<std::int64_t>(bytes), 1));
+  device_buffer<unsigned char> temp(
+      std::max<std::int64_t>(static_cast<std::int64_t>(bytes), 1));
   throw_on_cuda_error(
       cub::DeviceMergeSort::StableSortPairs(temp.data(), bytes, d_keys, d_values, n, cmp),
       "reference sort");

@@ -43,7 +43,7 @@ TEST_CASE("merge: every key type and comparator", "[merge]") {
   check_sort<gpusort::policy::merge, std::uint64_t, std::uint32_t>(merge_policy, c, gpusort::less{}, true);
 }
 
-TEST_CASE("merge: the convenience overloads on the default stream", "[merge]") {
+TEST_CASE("merge: the convenience overloads on the default stream", "[merge][sanitize]") {
   const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(129), std::int64_t(65537));
   const sort_case c{distribution::gaussian, n, false, api::convenience};
   check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, c, gpusort::less{}, false);

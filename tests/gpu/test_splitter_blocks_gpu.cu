@@ -317,14 +317,14 @@ void check_splitter_tree(std::mt19937_64& rng) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("regular_sample takes s equidistant samples on the GPU", "[gpu][splitters]",
+TEMPLATE_TEST_CASE("regular_sample takes s equidistant samples on the GPU", "[gpu][splitters][sanitize]",
                    std::uint32_t, std::uint64_t, float, key16) {
   std::mt19937_64 rng(1);
   check_regular_sample<64, TestType>(rng);
   check_regular_sample<256, TestType>(rng);
 }
 
-TEMPLATE_TEST_CASE("locate_splitters ranks every splitter in every tile", "[gpu][splitters]",
+TEMPLATE_TEST_CASE("locate_splitters ranks every splitter in every tile", "[gpu][splitters][sanitize]",
                    std::uint32_t, std::uint64_t, float, key16) {
   std::mt19937_64 rng(2);
   check_locate_splitters<64, TestType>(rng);
@@ -332,14 +332,14 @@ TEMPLATE_TEST_CASE("locate_splitters ranks every splitter in every tile", "[gpu]
 }
 
 TEMPLATE_TEST_CASE("splitter_tree in shared memory finds lower-bound and equality buckets",
-                   "[gpu][splitters]", std::uint32_t, std::uint64_t, float, key16) {
+                   "[gpu][splitters][sanitize]", std::uint32_t, std::uint64_t, float, key16) {
   std::mt19937_64 rng(3);
   check_splitter_tree<64, 7, TestType>(rng);   // 127 nodes: threads load several each
   check_splitter_tree<256, 3, TestType>(rng);  // 7 nodes: most threads load none
 }
 
 TEMPLATE_TEST_CASE("bucket_offsets scans the tile x bucket table column by column",
-                   "[gpu][bucket_offsets]", std::int64_t, std::int32_t) {
+                   "[gpu][bucket_offsets][sanitize]", std::int64_t, std::int32_t) {
   using Count = TestType;
   std::mt19937_64 rng(4);
   const int shapes[][2] = {{1, 1}, {7, 13}, {2048, 128}, {1, 300}, {300, 1}, {0, 4}};

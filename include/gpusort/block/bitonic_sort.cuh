@@ -54,7 +54,8 @@ __device__ __forceinline__ void block_bitonic_stage(Key (&keys)[ITEMS], Value (&
   __syncthreads();
   for (int stride = block_size / 2; stride >= span; stride /= 2) {
     for (int pair = threadIdx.x; pair < n / 2; pair += THREADS) {
-      const int i = 2 * stride * (pair / stride) + pair % stride;
+      // The pair's lower index: `pair` with a zero bit inserted at `stride` (a power of two).
+      const int i = pair + (pair & ~(stride - 1));
       thread::compare_exchange(shared.keys[i], shared.keys[i + stride], shared.values[i],
                                shared.values[i + stride], cmp, (i & block_size) != 0);
     }

@@ -21,15 +21,18 @@ constexpr int lanes = 32;
 
 namespace detail {
 
-// One bitonic stage of the network over blocks of `block_size` items: strides
-// first_stride, first_stride/2, ..., 1. A block runs descending when its index bit
-// `block_size` is set in its position, flipped once more by `descending`.
+// One bitonic stage of the network over blocks of `block_size` (> ITEMS) items: strides
+// first_stride, first_stride/2, ..., 1, where first_stride >= ITEMS. A block runs
+// descending when its index bit `block_size` is set in its position, flipped once more by
+// `descending`. The stride loop stays rolled (one shuffle step per trip): fully unrolled,
+// a tile sort grows to tens of kilobytes of code and stalls on instruction fetch. Only the
+// in-thread strides, which index registers, are unrolled.
 template <int ITEMS, class Key, class Value, class Compare>
 __device__ __forceinline__ void warp_bitonic_stage(Key (&keys)[ITEMS], Value (&values)[ITEMS],
-                                              Compare cmp, int block_size, int first_stride,
-                                              bool descending) {
+                                                   Compare cmp, int block_size, int first_stride,
+                                                   bool descending) {
   const int lane = threadIdx.x % warp::lanes;
-#pragma unroll
+#pragma unroll 1
   for (int stride = first_stride; stride >= ITEMS; stride /= 2) {
     const int lane_mask = stride / ITEMS;
     const bool lower = (lane & lane_mask) == 0;
@@ -48,9 +51,7 @@ __device__ __forceinline__ void warp_bitonic_stage(Key (&keys)[ITEMS], Value (&v
       }
     }
   }
-  const int in_thread_stride = first_stride < ITEMS ? first_stride : ITEMS / 2;
-  thread::bitonic_steps(keys, values, cmp, in_thread_stride, block_size, lane * ITEMS,
-                        descending);
+  thread::bitonic_steps(keys, values, cmp, ITEMS / 2, block_size, lane * ITEMS, descending);
 }
 
 }  // namespace detail
