@@ -127,10 +127,16 @@ __global__ void __launch_bounds__(THREADS)
   // A block's output ends where the next block's starts, unless it ends its pair.
   const std::int64_t a_begin = splits[blockIdx.x];
   const std::int64_t a_end = diagonal + tile >= pair_count ? pair.a_count : splits[blockIdx.x + 1];
-  const int a_count = static_cast<int>(a_end - a_begin);
+  const std::int64_t b_begin = diagonal - a_begin;
+  // merge_path keeps each co-rank inside its run whatever the comparator; the clamp keeps
+  // their difference consistent too, so a comparator that is no strict weak ordering gives
+  // some order but never an access outside the runs or the tile.
+  const std::int64_t a_least = max(std::int64_t(0), out_count - (pair.b_count - b_begin));
+  const std::int64_t a_most = min(std::int64_t(out_count), pair.a_count - a_begin);
+  const int a_count = static_cast<int>(min(max(a_end - a_begin, a_least), a_most));
   const int b_count = out_count - a_count;
   const std::int64_t a_offset = pair.start + a_begin;
-  const std::int64_t b_offset = pair.start + pair.a_count + (diagonal - a_begin);
+  const std::int64_t b_offset = pair.start + pair.a_count + b_begin;
 
   Key keys[ITEMS];
   Value values[ITEMS];

@@ -17,10 +17,12 @@ __device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)
                                              Compare cmp, bool descending = false) {
   static_assert(ITEMS > 0 && (ITEMS & (ITEMS - 1)) == 0, "ITEMS must be a power of two");
   constexpr int span = lanes * ITEMS;
-  // Stages inside a thread's registers: the direction depends on the register index only.
+  const int lane = threadIdx.x % lanes;
+  // Stages inside a thread's registers (the last of them, block_size == ITEMS, alternates
+  // direction from lane to lane).
 #pragma unroll
   for (int block_size = 2; block_size <= ITEMS; block_size *= 2) {
-    thread::bitonic_steps(keys, values, cmp, block_size / 2, block_size, 0, descending);
+    thread::bitonic_steps(keys, values, cmp, block_size / 2, block_size, lane * ITEMS, descending);
   }
 #pragma unroll 1
   for (int block_size = 2 * ITEMS; block_size <= span; block_size *= 2) {
