@@ -262,7 +262,7 @@ TEST_CASE("valid_first puts every invalid item after all valid ones", "[compare]
 
   SECTION("strict weak ordering on a small exhaustive sample") {
     const gpusort::detail::valid_first<gpusort::less> vf{gpusort::less{}};
-    // Invalid items carry arbitrary keys: the order must not look at them.
+    // Invalid items carry keys of their own: the order must not depend on them.
     const item sample[] = {{-3, true}, {0, true},   {0, true}, {5, true},
                            {-3, false}, {0, false}, {9, false}};
     const std::size_t n = sizeof(sample) / sizeof(sample[0]);

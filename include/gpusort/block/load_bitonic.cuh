@@ -4,8 +4,9 @@
 // et al.). Both runs are read with coalesced loads; the reversal happens on the way into a
 // padded shared buffer, and the block then reads its items in the blocked arrangement.
 // Run a lands at tile positions [0, a_count) ascending, run b at [N - b_count, N)
-// descending; positions in between (only when a_count + b_count < N) are not written.
-// Precondition: a_count + b_count <= N = THREADS*ITEMS. Ends with a barrier, so `buffer`
+// descending; positions in between (only when a_count + b_count < N) get a copy of a real
+// item, so that comparators only ever see real keys.
+// Precondition: 0 < a_count + b_count <= N = THREADS*ITEMS. Ends with a barrier, so `buffer`
 // may be reused at once.
 #pragma once
 
@@ -36,7 +37,8 @@ __device__ __forceinline__ void load_bitonic(const T* a, int a_count, const T* b
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int p = threadIdx.x * ITEMS + r;
-      if (bitonic_source_rank<n>(p, a_count, b_count) != detail::absent_rank) items[r] = buffer[p];
+      const bool present = bitonic_source_rank<n>(p, a_count, b_count) != detail::absent_rank;
+      items[r] = buffer[present ? p : (a_count > 0 ? 0 : n - 1)];
     }
     __syncthreads();
   }

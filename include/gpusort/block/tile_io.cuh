@@ -4,8 +4,10 @@
 // which read straight from global memory would be uncoalesced. These move the tile through
 // a padded shared buffer instead: consecutive threads touch consecutive addresses in global
 // memory, and no two lanes of a warp hit one bank in shared memory.
-// Items at or past `valid_items` are neither read nor written; arrays of no_value
-// (keys-only sorts) cost nothing.
+// Items at or past `valid_items` are neither read from nor written to global memory;
+// load_blocked gives their slots a copy of item 0, so that comparators only ever see real
+// keys (a user comparator may not accept arbitrary bits). Arrays of no_value (keys-only
+// sorts) cost nothing.
 #pragma once
 
 #include <gpusort/detail/padded_buffer.cuh>
@@ -29,7 +31,7 @@ __device__ __forceinline__ void load_blocked(const T* in, T (&items)[ITEMS], int
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int i = threadIdx.x * ITEMS + r;
-      if (i < valid_items) items[r] = buffer[i];
+      items[r] = buffer[i < valid_items ? i : 0];
     }
     __syncthreads();
   }

@@ -17,9 +17,12 @@ struct maybe {
 template <class Compare>
 struct valid_first {
   Compare cmp;
+  // Evaluated without short cuts (no divergent branch); the key of an invalid slot must
+  // still be a real key (block::load_blocked fills such slots with a copy of item 0).
   template <class Key>
-  __host__ __device__ bool operator()(const maybe<Key>& a, const maybe<Key>& b) const {
-    return a.valid && (!b.valid || cmp(a.key, b.key));
+  __host__ __device__ __forceinline__ bool operator()(const maybe<Key>& a, const maybe<Key>& b) const {
+    const bool a_first = cmp(a.key, b.key);
+    return a.valid & (!b.valid | a_first);
   }
 };
 

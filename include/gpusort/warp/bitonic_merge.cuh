@@ -43,12 +43,13 @@ __device__ __forceinline__ void warp_bitonic_stage(Key (&keys)[ITEMS], Value (&v
       const Key other_key = warp::shuffle_xor(keys[r], lane_mask);
       const Value other_value = warp::shuffle_xor(values[r], lane_mask);
       // The lower lane keeps the smaller of the two (larger when descending); equal keys
-      // stay put on both sides, so nothing is duplicated.
-      const bool take = (lower != desc) ? cmp(other_key, keys[r]) : cmp(keys[r], other_key);
-      if (take) {
-        keys[r] = other_key;
-        values[r] = other_value;
-      }
+      // stay put on both sides, so nothing is duplicated. Selects, not branches (see
+      // thread::compare_exchange).
+      const bool other_first = cmp(other_key, keys[r]);
+      const bool mine_first = cmp(keys[r], other_key);
+      const bool take = (lower != desc) ? other_first : mine_first;
+      keys[r] = take ? other_key : keys[r];
+      values[r] = take ? other_value : values[r];
     }
   }
   thread::bitonic_steps(keys, values, cmp, ITEMS / 2, block_size, lane * ITEMS, descending);
