@@ -86,8 +86,15 @@ struct device_array {
 
 // ---- kernels --------------------------------------------------------------------------
 
+template <class Compare>
+struct reversed {
+  Compare cmp;
+  template <class Key>
+  __host__ __device__ bool operator()(const Key& a, const Key& b) const { return cmp(b, a); }
+};
+
 template <int ITEMS, class Key, class Value, class Compare>
-__global__ void warp_sort_kernel(Key* keys, Value* values, Compare cmp, bool descending) {
+__global__ void warp_sort_kernel(Key* keys, Value* values, Compare cmp) {
   constexpr int span = 32 * ITEMS;
   const int warp_global = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
@@ -98,7 +105,7 @@ __global__ void warp_sort_kernel(Key* keys, Value* values, Compare cmp, bool des
     k[r] = keys[base + r];
     if constexpr (!std::is_same<Value, no_value>::value) v[r] = values[base + r];
   }
-  gpusort::warp::bitonic_sort<ITEMS>(k, v, cmp, descending);
+  gpusort::warp::bitonic_sort<ITEMS>(k, v, cmp);
   for (int r = 0; r < ITEMS; ++r) {
     keys[base + r] = k[r];
     if constexpr (!std::is_same<Value, no_value>::value) values[base + r] = v[r];
@@ -176,14 +183,17 @@ void run_warp_sort(Compare cmp, fill f, bool descending) {
   const auto values = index_values<Value>(n);
   device_array<Key> d_keys(input);
   device_array<Value> d_values(values);
-  warp_sort_kernel<ITEMS, Key, Value><<<3, 64>>>(d_keys.ptr, d_values.ptr, cmp, descending);
+  if (descending) {
+    warp_sort_kernel<ITEMS, Key, Value><<<3, 64>>>(d_keys.ptr, d_values.ptr, reversed<Compare>{cmp});
+  } else {
+    warp_sort_kernel<ITEMS, Key, Value><<<3, 64>>>(d_keys.ptr, d_values.ptr, cmp);
+  }
   CUDA_REQUIRE(cudaGetLastError());
   CUDA_REQUIRE(cudaDeviceSynchronize());
   auto out = d_keys.to_host(n);
   auto out_values = d_values.to_host(n);
   if (descending) {
-    auto reversed = [&](const Key& a, const Key& b) { return cmp(b, a); };
-    check_chunks_sorted(input, out, out_values, span, reversed, true);
+    check_chunks_sorted(input, out, out_values, span, reversed<Compare>{cmp}, true);
   } else {
     check_chunks_sorted(input, out, out_values, span, cmp, true);
   }

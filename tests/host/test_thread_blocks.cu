@@ -1,5 +1,5 @@
 // Host tests of the thread layer: merge_path, pivot_select, sorting_network,
-// bitonic_steps and compare_exchange, against plain C++ references.
+// flip / half_cleaner and compare_exchange, against plain C++ references.
 #include "common/catch.hpp"
 
 #include <gpusort/compare.cuh>
@@ -296,7 +296,7 @@ TEST_CASE("compare_exchange orders a pair and moves values with keys",
 }
 
 // ---------------------------------------------------------------------------------------
-// sorting_network and bitonic_steps
+// sorting_network, flip and half_cleaner
 
 namespace {
 
@@ -355,6 +355,16 @@ struct reversed {  // the reference order of a descending network
   bool operator()(const Key& x, const Key& y) const { return cmp(y, x); }
 };
 
+// The network sorts ascending under its comparator; descending is the reversed comparator.
+template <int N, class Key, class Value, class Compare>
+void sort_network(Key (&keys)[N], Value (&values)[N], Compare cmp, bool descending) {
+  if (descending) {
+    gpusort::thread::sorting_network(keys, values, reversed<Key, Compare>{cmp});
+  } else {
+    gpusort::thread::sorting_network(keys, values, cmp);
+  }
+}
+
 // Runs the network on `input` (keys-only and with index values, both directions) and
 // checks the result against std::stable_sort.
 template <int N, class Key, class Compare>
@@ -371,13 +381,13 @@ void check_network_on(const Key (&input)[N], Compare cmp) {
     Key keys[N];
     gpusort::detail::no_value none[N];
     std::copy(input, input + N, keys);
-    gpusort::thread::sorting_network(keys, none, cmp, descending);
+    sort_network(keys, none, cmp, descending);
     for (int r = 0; r < N; ++r) REQUIRE(same_bits(keys[r], expected[r]));
 
     int values[N];
     std::copy(input, input + N, keys);
     for (int r = 0; r < N; ++r) values[r] = r;
-    gpusort::thread::sorting_network(keys, values, cmp, descending);
+    sort_network(keys, values, cmp, descending);
     std::vector<bool> seen(N, false);
     for (int r = 0; r < N; ++r) {
       REQUIRE(same_bits(keys[r], expected[r]));
@@ -461,28 +471,33 @@ TEST_CASE("sorting_network: 16-byte keys, lexicographic", "[thread][sorting_netw
   check_network_all_sizes<record16>(record16_less{}, 41u);
 }
 
-TEST_CASE("bitonic_steps merges a bitonic sequence in either direction",
+TEST_CASE("half_cleaner sorts a bitonic sequence; flip turns two sorted halves into one",
           "[thread][sorting_network]") {
-  // Ascending then descending halves form a bitonic sequence; the last stage of the
-  // network (block_size = N) sorts it, ascending at position 0 and descending at a
-  // position whose bit N is set.
   constexpr int N = 16;
   std::mt19937 rng(51u);
   for (int trial = 0; trial < 200; ++trial) {
-    for (int position_base : {0, N}) {
+    for (bool two_sorted_halves : {false, true}) {
       std::uint32_t keys[N];
       int values[N];
       for (int r = 0; r < N; ++r) keys[r] = rng() % 9;
+      // Ascending then descending halves are bitonic; two ascending halves need the flip.
       std::sort(keys, keys + N / 2);
-      std::sort(keys + N / 2, keys + N, gpusort::greater{});
+      if (two_sorted_halves) {
+        std::sort(keys + N / 2, keys + N);
+      } else {
+        std::sort(keys + N / 2, keys + N, gpusort::greater{});
+      }
       const std::vector<std::uint32_t> input(keys, keys + N);
       for (int r = 0; r < N; ++r) values[r] = r;
-      gpusort::thread::bitonic_steps(keys, values, gpusort::less{}, N / 2, N, position_base,
-                                     false);
+      if (two_sorted_halves) {
+        gpusort::thread::flip(keys, values, gpusort::less{}, N);
+        gpusort::thread::half_cleaner(keys, values, gpusort::less{}, N / 4);
+      } else {
+        gpusort::thread::half_cleaner(keys, values, gpusort::less{}, N / 2);
+      }
       std::vector<std::uint32_t> expected = input;
       std::sort(expected.begin(), expected.end());
-      if (position_base != 0) std::reverse(expected.begin(), expected.end());
-      CAPTURE(trial, position_base);
+      CAPTURE(trial, two_sorted_halves);
       for (int r = 0; r < N; ++r) {
         REQUIRE(keys[r] == expected[r]);
         REQUIRE(input[values[r]] == keys[r]);

@@ -22,7 +22,8 @@ __device__ __forceinline__ void bitonic_merge(Key (&keys)[ITEMS], Value (&values
   if constexpr (n == warp::lanes * ITEMS) {
     warp::bitonic_merge<ITEMS>(keys, values, cmp);
   } else {
-    detail::block_bitonic_stage<THREADS>(keys, values, cmp, storage, n);
+    detail::block_shared_steps<THREADS>(keys, values, cmp, storage, n / 2, false);
+    warp::bitonic_merge<ITEMS>(keys, values, cmp);
   }
 }
 

@@ -38,12 +38,14 @@ using ragged_bitonic_sort_storage = bitonic_sort_storage<detail::maybe<Key>, Val
 
 namespace detail {
 
-// One merge stage of the block network over runs of `block_size` items (> warp span):
-// the strides that cross warps through shared memory, then the rest inside each warp,
-// whose direction is uniform per warp there.
+// The strides that cross warps, in shared memory. With `flip`: the mirror step over blocks
+// of 2*first_stride items, then half-cleaner strides first_stride/2, ... down to the warp
+// span; without: half-cleaner strides first_stride, ... down to the span. Every
+// compare-exchange runs ascending.
 template <int THREADS, int ITEMS, class Key, class Value, class Compare, class Buffers>
-__device__ __forceinline__ void block_bitonic_stage(Key (&keys)[ITEMS], Value (&values)[ITEMS],
-                                                    Compare cmp, Buffers& shared, int block_size) {
+__device__ __forceinline__ void block_shared_steps(Key (&keys)[ITEMS], Value (&values)[ITEMS],
+                                                   Compare cmp, Buffers& shared, int first_stride,
+                                                   bool flip) {
   constexpr int span = warp::lanes * ITEMS;
   constexpr int n = THREADS * ITEMS;
 #pragma unroll
@@ -52,12 +54,21 @@ __device__ __forceinline__ void block_bitonic_stage(Key (&keys)[ITEMS], Value (&
     shared.values[threadIdx.x * ITEMS + r] = values[r];
   }
   __syncthreads();
-  for (int stride = block_size / 2; stride >= span; stride /= 2) {
+  // A pair's lower index: `pair` with a zero bit inserted at `stride` (a power of two).
+  if (flip) {
     for (int pair = threadIdx.x; pair < n / 2; pair += THREADS) {
-      // The pair's lower index: `pair` with a zero bit inserted at `stride` (a power of two).
+      const int i = pair + (pair & ~(first_stride - 1));
+      const int mirror = i ^ (2 * first_stride - 1);
+      thread::compare_exchange(shared.keys[i], shared.keys[mirror], shared.values[i],
+                               shared.values[mirror], cmp);
+    }
+    __syncthreads();
+  }
+  for (int stride = flip ? first_stride / 2 : first_stride; stride >= span; stride /= 2) {
+    for (int pair = threadIdx.x; pair < n / 2; pair += THREADS) {
       const int i = pair + (pair & ~(stride - 1));
       thread::compare_exchange(shared.keys[i], shared.keys[i + stride], shared.values[i],
-                               shared.values[i + stride], cmp, (i & block_size) != 0);
+                               shared.values[i + stride], cmp);
     }
     __syncthreads();
   }
@@ -67,7 +78,6 @@ __device__ __forceinline__ void block_bitonic_stage(Key (&keys)[ITEMS], Value (&
     values[r] = shared.values[threadIdx.x * ITEMS + r];
   }
   __syncthreads();
-  warp::bitonic_merge<ITEMS>(keys, values, cmp, ((threadIdx.x * ITEMS) & block_size) != 0);
 }
 
 template <int THREADS, int ITEMS, class Key, class Value, class Compare, class Buffers>
@@ -77,14 +87,12 @@ __device__ __forceinline__ void block_bitonic_sort(Key (&keys)[ITEMS], Value (&v
                 "THREADS must be a power of two and a multiple of 32");
   constexpr int span = warp::lanes * ITEMS;
   constexpr int n = THREADS * ITEMS;
-  const int warp_id = threadIdx.x / warp::lanes;
-
-  // Merge stages up to the warp span: neighbouring warps sort in opposite directions so
-  // each pair forms the bitonic sequence of the first cross-warp stage.
-  warp::bitonic_sort<ITEMS>(keys, values, cmp, n > span && (warp_id & 1) != 0);
+  warp::bitonic_sort<ITEMS>(keys, values, cmp);
 #pragma unroll 1
   for (int block_size = 2 * span; block_size <= n; block_size *= 2) {
-    block_bitonic_stage<THREADS>(keys, values, cmp, shared, block_size);
+    block_shared_steps<THREADS>(keys, values, cmp, shared, block_size / 2, true);
+    // The strides below the warp span stay inside each warp.
+    warp::bitonic_merge<ITEMS>(keys, values, cmp);
   }
 }
 

@@ -1,10 +1,12 @@
 // gpusort/thread/sorting_network.cuh — bitonic sorting network over one thread's registers.
 //
-// `bitonic_steps` is the in-register part of every bitonic network in gpusort: the warp
-// and block sorts call it for the strides that stay inside a thread. `sorting_network`
-// sorts N registers on its own (Batcher's bitonic network, N log2 N (log2 N + 1) / 4
-// compare-exchanges). Register arrays are only indexed by unrolled constants, so nothing
-// spills to local memory. Not stable.
+// The network is Batcher's bitonic sort in its "flip" form: each merge stage first
+// compares every item of a block with its mirror image in the other half (`flip`), which
+// turns two ascending halves into a sequence the half-cleaners (`half_cleaner`) finish.
+// Every compare-exchange then runs ascending, so no direction has to be computed or
+// selected per comparison. The warp and block sorts call these two for the strides that
+// stay inside a thread. Register arrays are only indexed by unrolled constants, so nothing
+// goes to local memory. Not stable. Cost: N log2 N (log2 N + 1) / 4 compare-exchanges.
 #pragma once
 
 #include <gpusort/thread/compare_exchange.cuh>
@@ -12,35 +14,46 @@
 namespace gpusort {
 namespace thread {
 
-// Compare-exchanges at strides first_stride, first_stride/2, ..., 1 (all < N). Item r
-// sits at network position `position_base + r`; a pair runs descending when that
-// position has the bit `block_size` set, flipped once more by `descending`.
+// Compare-exchanges (r, r + stride) for every r with bit `stride` clear, at strides
+// first_stride, first_stride/2, ..., 1 (all < N): sorts each block of 2*first_stride items
+// that holds a bitonic sequence.
 template <int N, class Key, class Value, class Compare>
-__host__ __device__ __forceinline__ void bitonic_steps(Key (&keys)[N], Value (&values)[N],
-                                                       Compare cmp, int first_stride,
-                                                       int block_size, int position_base,
-                                                       bool descending) {
+__host__ __device__ __forceinline__ void half_cleaner(Key (&keys)[N], Value (&values)[N],
+                                                      Compare cmp, int first_stride) {
 #pragma unroll
   for (int stride = first_stride; stride > 0; stride /= 2) {
 #pragma unroll
     for (int r = 0; r < N; ++r) {
-      if ((r & stride) == 0) {
-        const bool desc = (((position_base + r) & block_size) != 0) != descending;
-        compare_exchange(keys[r], keys[r | stride], values[r], values[r | stride], cmp, desc);
-      }
+      if ((r & stride) == 0)
+        compare_exchange(keys[r], keys[r | stride], values[r], values[r | stride], cmp);
     }
   }
 }
 
-// Sorts keys[0..N) under cmp (descending if asked), values moving with their keys.
-// Precondition: N is a power of two.
+// Compare-exchanges each r in the lower half of its block of `block_size` (<= N) items with
+// its mirror r ^ (block_size - 1): after it, every item of the lower half precedes every
+// item of the upper one if both halves were sorted, and each half is bitonic.
+template <int N, class Key, class Value, class Compare>
+__host__ __device__ __forceinline__ void flip(Key (&keys)[N], Value (&values)[N], Compare cmp,
+                                              int block_size) {
+#pragma unroll
+  for (int r = 0; r < N; ++r) {
+    if ((r & (block_size / 2)) == 0) {
+      const int mirror = r ^ (block_size - 1);
+      compare_exchange(keys[r], keys[mirror], values[r], values[mirror], cmp);
+    }
+  }
+}
+
+// Sorts keys[0..N) under cmp, values moving with their keys. N is a power of two.
 template <int N, class Key, class Value, class Compare>
 __host__ __device__ __forceinline__ void sorting_network(Key (&keys)[N], Value (&values)[N],
-                                                         Compare cmp, bool descending = false) {
+                                                         Compare cmp) {
   static_assert(N > 0 && (N & (N - 1)) == 0, "N must be a power of two");
 #pragma unroll
   for (int block_size = 2; block_size <= N; block_size *= 2) {
-    bitonic_steps(keys, values, cmp, block_size / 2, block_size, 0, descending);
+    flip(keys, values, cmp, block_size);
+    half_cleaner(keys, values, cmp, block_size / 4);
   }
 }
 
