@@ -114,11 +114,18 @@ void register_tile_size() {
                                          &bench_tiles<Key, THREADS, ITEMS, false>));
 }
 
+// Each tile size in several block shapes: both sorts get their best shape (RESULTS.md
+// compares best with best).
 template <class Key>
 void register_key() {
   register_tile_size<Key, 256, 8>();   // 2K
+  register_tile_size<Key, 128, 16>();
+  register_tile_size<Key, 64, 32>();
   register_tile_size<Key, 512, 8>();   // 4K
+  register_tile_size<Key, 256, 16>();
+  register_tile_size<Key, 128, 32>();
   register_tile_size<Key, 512, 16>();  // 8K
+  register_tile_size<Key, 256, 32>();
 }
 
 }  // namespace
