@@ -1,20 +1,23 @@
 // gpusort/detail/merge_sort.cuh — policy::merge: stable merge sort whose merges are bitonic
 // networks (Satish et al., "Fast Sort on CPUs and GPUs", GPU merge sort).
 //
-// 1. Tile sort: each block sorts THREADS*ITEMS items with block::bitonic_sort, keys ranked
-//    by their index so that equal keys keep their order.
+// 1. Tile sort: each block sorts a tile with block::bitonic_sort, keys ranked by their
+//    index so that equal keys keep their order.
 // 2. Merge passes: runs of length L become runs of 2L. merge_path splits every pair of
-//    runs into pieces of exactly one tile of output, so every block does the same work
-//    whatever the data; a block loads its piece of run a ascending and its piece of run b
-//    reversed (a bitonic sequence) and merges them with block::bitonic_merge, ties broken
-//    by rank (a before b), which keeps the sort stable.
+//    runs into pieces of exactly one merge tile of output, so every block does the same work
+//    whatever the data; the block stages its pieces of both runs in shared memory, and
+//    merge_path splits them again so each thread owns ITEMS outputs. A thread merges its
+//    two short sorted pieces with an ITEMS-wide bitonic merge network in registers (the
+//    paper's 16-wide networks; one per thread instead of two per warp, because on today's
+//    GPUs a shuffle costs several register compare-exchanges): the piece of run a ascending,
+//    the piece of run b reversed, ties broken by rank (a first), which keeps the sort stable.
+//    A wider network (the whole tile) was measured 4x slower: its log2(tile) steps per item
+//    made every pass compute-bound (bench/RESULTS.md).
 // The passes ping-pong between the keys and one scratch copy; the tile sort writes to
 // whichever buffer makes the last pass land in the user's array.
 #pragma once
 
-#include <gpusort/block/bitonic_merge.cuh>
 #include <gpusort/block/bitonic_sort.cuh>
-#include <gpusort/block/load_bitonic.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
@@ -22,6 +25,7 @@
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/merge_path.cuh>
+#include <gpusort/thread/sorting_network.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -32,42 +36,41 @@
 namespace gpusort {
 namespace detail {
 
-// Tile shape of the merge policy: 256 threads, and as many items per thread (up to 16) as
-// fit the ranked keys and values of a tile in 48 KiB of static shared memory.
+// Largest power of two <= limit items per thread whose tile fits `bytes_per_item` each
+// (plus the padding slots) in 48 KiB of static shared memory.
+constexpr int items_fitting_shared(int threads, std::size_t bytes_per_item, int limit) {
+  return limit == 1 || threads * limit * bytes_per_item * 33 / 32 <= 48 * 1024
+             ? limit
+             : items_fitting_shared(threads, bytes_per_item, limit / 2);
+}
+
+// Tile shapes of the merge policy: 256 threads; up to 16 items per thread (the paper's
+// 16-wide merge network), fewer where a tile would not fit in shared memory. A merge tile
+// may be at most twice a sort tile, so that no merge tile straddles two pairs of runs.
 template <class Key, class Value>
 struct merge_tuning {
   static constexpr int threads = 256;
-  static constexpr std::size_t shared_budget = 48 * 1024;
-  static constexpr std::size_t bytes_per_item =
-      sizeof(ranked<Key>) + (has_values<Value> ? sizeof(Value) : 0);
-  static constexpr int fitting_items(int items) {
-    return items == 1 || threads * items * bytes_per_item * 33 / 32 <= shared_budget
-               ? items
-               : fitting_items(items / 2);
-  }
-  static constexpr int items = fitting_items(16);
-  static constexpr int tile = threads * items;
+  static constexpr std::size_t value_bytes = has_values<Value> ? sizeof(Value) : 0;
+  static constexpr int sort_items =
+      items_fitting_shared(threads, sizeof(ranked<Key>) + value_bytes, 16);
+  static constexpr int merge_items_fitting =
+      items_fitting_shared(threads, sizeof(Key) + value_bytes, 16);
+  static constexpr int merge_items =
+      merge_items_fitting < 2 * sort_items ? merge_items_fitting : 2 * sort_items;
+  static constexpr int sort_tile = threads * sort_items;
+  static constexpr int merge_tile = threads * merge_items;
 };
-
-template <int THREADS, int ITEMS, class Key, class Value>
-union merge_shared {
-  block::bitonic_sort_storage<ranked<Key>, Value, THREADS, ITEMS> network;
-  block::tile_buffer<THREADS, ITEMS, Key> keys;
-  block::tile_buffer<THREADS, ITEMS, Value> values;
-};
-
-template <int ITEMS, class Key>
-__device__ __forceinline__ void unrank(const ranked<Key> (&in)[ITEMS], Key (&out)[ITEMS]) {
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) out[r] = in[r].key;
-}
 
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS)
     merge_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                            Value* values_out, std::int64_t n, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
-  __shared__ merge_shared<THREADS, ITEMS, Key, Value> shared;
+  __shared__ union {
+    block::bitonic_sort_storage<ranked<Key>, Value, THREADS, ITEMS> network;
+    block::tile_buffer<THREADS, ITEMS, Key> keys;
+    block::tile_buffer<THREADS, ITEMS, Value> values;
+  } shared;
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * tile;
   const int valid = static_cast<int>(n - offset < tile ? n - offset : tile);
 
@@ -82,7 +85,8 @@ __global__ void __launch_bounds__(THREADS)
     items[r] = {keys[r], position < valid ? position : absent_rank};
   }
   block::bitonic_sort<THREADS>(items, values, rank_tiebreak<Compare>{cmp}, shared.network);
-  unrank(items, keys);
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) keys[r] = items[r].key;
   block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
   block::store_blocked<THREADS>(values_out + offset, values, valid, shared.values);
 }
@@ -112,13 +116,22 @@ __global__ void merge_partition_kernel(const Key* keys, std::int64_t n, std::int
                                  position - pair.start, cmp);
 }
 
+// Coalesced copy of `count` items into shared memory at `at`.
+template <int THREADS, class T, class Buffer>
+__device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, int at) {
+  if constexpr (has_values<T>) {
+    for (int i = threadIdx.x; i < count; i += THREADS) buffer[at + i] = in[i];
+  }
+}
+
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS)
     merge_pass_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                       Value* values_out, std::int64_t n, std::int64_t run,
                       const std::int64_t* splits, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
-  __shared__ merge_shared<THREADS, ITEMS, Key, Value> shared;
+  __shared__ block::tile_buffer<THREADS, ITEMS, Key> shared_keys;
+  __shared__ block::tile_buffer<THREADS, ITEMS, Value> shared_values;
   const std::int64_t position = static_cast<std::int64_t>(blockIdx.x) * tile;
   const run_pair pair(position, run, n);
   const std::int64_t diagonal = position - pair.start;
@@ -138,39 +151,69 @@ __global__ void __launch_bounds__(THREADS)
   const std::int64_t a_offset = pair.start + a_begin;
   const std::int64_t b_offset = pair.start + pair.a_count + b_begin;
 
-  Key keys[ITEMS];
-  Value values[ITEMS];
-  block::load_bitonic<THREADS>(keys_in + a_offset, a_count, keys_in + b_offset, b_count, keys,
-                               shared.keys);
-  block::load_bitonic<THREADS>(values_in + a_offset, a_count, values_in + b_offset, b_count,
-                               values, shared.values);
+  // The block's pieces of a and b, one after the other, in shared memory.
+  stage<THREADS>(keys_in + a_offset, a_count, shared_keys, 0);
+  stage<THREADS>(keys_in + b_offset, b_count, shared_keys, a_count);
+  stage<THREADS>(values_in + a_offset, a_count, shared_values, 0);
+  stage<THREADS>(values_in + b_offset, b_count, shared_values, a_count);
+  __syncthreads();
+
+  // This thread's ITEMS outputs: its pieces of a (ascending) and b (reversed) form a
+  // bitonic sequence; ranks keep a's items first among equals. Slots past the end of the
+  // output (last block only) are absent and hold a copy of a real key.
+  struct shared_run {
+    block::tile_buffer<THREADS, ITEMS, Key>* buffer;
+    int at;
+    __device__ const Key& operator[](std::int64_t i) const { return (*buffer)[at + static_cast<int>(i)]; }
+  };
+  const shared_run a{&shared_keys, 0}, b{&shared_keys, a_count};
+  const int first = min(static_cast<int>(threadIdx.x) * ITEMS, out_count);
+  const int last = min(first + ITEMS, out_count);
+  const int a_first = static_cast<int>(thread::merge_path(a, a_count, b, b_count, first, cmp));
+  const int a_last = static_cast<int>(thread::merge_path(a, a_count, b, b_count, last, cmp));
+  const int b_first = first - a_first;
+  const int taken_a = a_last - a_first;
+  const int taken_b = (last - first) - taken_a;
   ranked<Key> items[ITEMS];
+  Value values[ITEMS];
 #pragma unroll
   for (int r = 0; r < ITEMS; ++r) {
-    items[r] = {keys[r], block::bitonic_source_rank<tile>(static_cast<int>(threadIdx.x) * ITEMS + r,
-                                                          a_count, b_count)};
+    const bool from_a = r < taken_a;
+    const bool from_b = r >= ITEMS - taken_b;
+    const int from = from_a ? a_first + r : from_b ? a_count + b_first + (ITEMS - 1 - r) : 0;
+    items[r] = {shared_keys[from], from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank};
+    if constexpr (has_values<Value>) values[r] = shared_values[from];
   }
-  // Tile positions between the two runs (only in a pair's last block) have rank -1: they
-  // sort after every item, so the sequence stays bitonic (ascending, gap, descending).
-  block::bitonic_merge<THREADS>(items, values, rank_tiebreak<Compare>{cmp}, shared.network);
-  unrank(items, keys);
-  block::store_blocked<THREADS>(keys_out + position, keys, out_count, shared.keys);
-  block::store_blocked<THREADS>(values_out + position, values, out_count, shared.values);
+  thread::half_cleaner(items, values, rank_tiebreak<Compare>{cmp}, ITEMS / 2);
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    if (first + r < last) {
+      shared_keys[first + r] = items[r].key;
+      if constexpr (has_values<Value>) shared_values[first + r] = values[r];
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < out_count; i += THREADS) {
+    keys_out[position + i] = shared_keys[i];
+    if constexpr (has_values<Value>) values_out[position + i] = shared_values[i];
+  }
 }
 
-// Scratch: a second copy of keys (and values) and one co-rank per block boundary.
+// Scratch: a second copy of keys (and values) and one co-rank per merge block.
 template <class Key, class Value>
 struct merge_plan {
   using tuning = merge_tuning<Key, Value>;
-  std::int64_t blocks;
+  std::int64_t sort_blocks, merge_blocks;
   int passes = 0;
   temp_layout<3> layout;
 
   explicit merge_plan(std::int64_t n)
-      : blocks((n + tuning::tile - 1) / tuning::tile),
+      : sort_blocks((n + tuning::sort_tile - 1) / tuning::sort_tile),
+        merge_blocks((n + tuning::merge_tile - 1) / tuning::merge_tile),
         layout({n * sizeof(Key), has_values<Value> ? n * sizeof(Value) : 0,
-                (blocks + 1) * sizeof(std::int64_t)}) {
-    for (std::int64_t run = tuning::tile; run < n; run *= 2) ++passes;
+                (merge_blocks + 1) * sizeof(std::int64_t)}) {
+    for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) ++passes;
   }
 };
 
@@ -178,10 +221,12 @@ template <>
 struct algorithm<policy::merge> {
   static constexpr bool implemented = true;
 
+  // network_width: the items one thread's merge network merges; 0 or the tuned width.
   template <class Key, class Value>
   static cudaError_t check_policy(const policy::merge& policy) {
     const int width = policy.network_width;
-    return width == 0 || width == merge_tuning<Key, Value>::tile ? cudaSuccess : cudaErrorInvalidValue;
+    return width == 0 || width == merge_tuning<Key, Value>::merge_items ? cudaSuccess
+                                                                         : cudaErrorInvalidValue;
   }
 
   template <class Key, class Value>
@@ -193,7 +238,7 @@ struct algorithm<policy::merge> {
   static cudaError_t sort(const policy::merge&, void* temp, Key* keys, Value* values,
                           std::int64_t n, Compare cmp, cudaStream_t stream) {
     using tuning = merge_tuning<Key, Value>;
-    constexpr int threads = tuning::threads, items = tuning::items, tile = tuning::tile;
+    constexpr int threads = tuning::threads;
     const merge_plan<Key, Value> plan(n);
     Key* scratch_keys = plan.layout.template get<Key>(temp, 0);
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);
@@ -206,18 +251,19 @@ struct algorithm<policy::merge> {
     Key* other_keys = start_in_scratch ? keys : scratch_keys;
     Value* other_values = start_in_scratch ? values : scratch_values;
 
-    const auto grid = static_cast<unsigned>(plan.blocks);
-    merge_tile_sort_kernel<threads, items><<<grid, threads, 0, stream>>>(
-        keys, values, current_keys, current_values, n, cmp);
+    merge_tile_sort_kernel<threads, tuning::sort_items>
+        <<<static_cast<unsigned>(plan.sort_blocks), threads, 0, stream>>>(
+            keys, values, current_keys, current_values, n, cmp);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
     constexpr int partition_threads = 128;
     const auto partition_grid =
-        static_cast<unsigned>((plan.blocks + partition_threads - 1) / partition_threads);
-    for (std::int64_t run = tile; run < n; run *= 2) {
-      merge_partition_kernel<tile><<<partition_grid, partition_threads, 0, stream>>>(
-          current_keys, n, run, splits, plan.blocks, cmp);
-      merge_pass_kernel<threads, items><<<grid, threads, 0, stream>>>(
-          current_keys, current_values, other_keys, other_values, n, run, splits, cmp);
+        static_cast<unsigned>((plan.merge_blocks + partition_threads - 1) / partition_threads);
+    for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) {
+      merge_partition_kernel<tuning::merge_tile><<<partition_grid, partition_threads, 0, stream>>>(
+          current_keys, n, run, splits, plan.merge_blocks, cmp);
+      merge_pass_kernel<threads, tuning::merge_items>
+          <<<static_cast<unsigned>(plan.merge_blocks), threads, 0, stream>>>(
+              current_keys, current_values, other_keys, other_values, n, run, splits, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
       std::swap(current_keys, other_keys);
       std::swap(current_values, other_values);
