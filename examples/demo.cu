@@ -64,6 +64,14 @@ struct check_counts {
   unsigned long long fingerprint;   // sum of mix64(key) mod 2^64: equal for equal multisets
 };
 
+constexpr int warp_threads = 32;
+
+__device__ unsigned long long warp_sum(unsigned long long v) {
+  for (int offset = warp_threads / 2; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;  // the sum in lane 0
+}
+
 __global__ void check_keys(const key_type* keys, const key_type* reference, std::int64_t n,
                            check_counts* counts) {
   unsigned long long out_of_order = 0, mismatched = 0, fingerprint = 0;
@@ -74,14 +82,21 @@ __global__ void check_keys(const key_type* keys, const key_type* reference, std:
     mismatched += (reference != nullptr && reference[i] != k) ? 1 : 0;
     fingerprint += mix64(k);
   }
-  atomicAdd(&counts->out_of_order, out_of_order);
-  atomicAdd(&counts->mismatched, mismatched);
-  atomicAdd(&counts->fingerprint, fingerprint);
+  // One atomic per warp rather than per thread: every thread of the grid gets here.
+  out_of_order = warp_sum(out_of_order);
+  mismatched = warp_sum(mismatched);
+  fingerprint = warp_sum(fingerprint);
+  if (threadIdx.x % warp_threads == 0) {
+    atomicAdd(&counts->out_of_order, out_of_order);
+    atomicAdd(&counts->mismatched, mismatched);
+    atomicAdd(&counts->fingerprint, fingerprint);
+  }
 }
 
 int grid_for(std::int64_t n) {
   return static_cast<int>(
-      std::max<std::int64_t>(1, std::min(max_blocks, (n + threads_per_block - 1) / threads_per_block)));
+      std::max<std::int64_t>(1, std::min(max_blocks, (n + threads_per_block - 1) /
+                                                          threads_per_block)));
 }
 
 // The arrays and the stream every method works on.
@@ -97,13 +112,14 @@ struct workspace {
   std::size_t bytes() const { return static_cast<std::size_t>(n) * sizeof(key_type); }
 };
 
-check_counts count(const workspace& w, const key_type* keys, const key_type* reference) {
+check_counts inspect(const workspace& w, const key_type* keys, const key_type* reference) {
   example::check(cudaMemsetAsync(w.counts, 0, sizeof(check_counts), w.stream), "cudaMemset");
   check_keys<<<grid_for(w.n), threads_per_block, 0, w.stream>>>(keys, reference, w.n, w.counts);
   example::check(cudaGetLastError(), "check_keys launch");
   check_counts result{};
-  example::check(cudaMemcpyAsync(&result, w.counts, sizeof result, cudaMemcpyDeviceToHost, w.stream),
-                 "copy counts");
+  example::check(
+      cudaMemcpyAsync(&result, w.counts, sizeof result, cudaMemcpyDeviceToHost, w.stream),
+      "copy counts");
   example::check(cudaStreamSynchronize(w.stream), "check_keys");
   return result;
 }
@@ -122,7 +138,8 @@ template <class Sort>
 cudaError_t time_sort(workspace& w, void* d_temp, Sort&& sort, float& ms) {
   std::vector<float> times;
   for (int run = 0; run < warmup_runs + timed_runs; ++run) {
-    if (cudaError_t e = cudaMemcpyAsync(w.keys, w.pristine, w.bytes(), cudaMemcpyDeviceToDevice, w.stream))
+    if (cudaError_t e = cudaMemcpyAsync(w.keys, w.pristine, w.bytes(), cudaMemcpyDeviceToDevice,
+                                        w.stream))
       return e;
     if (cudaError_t e = cudaEventRecord(w.start, w.stream)) return e;
     if (cudaError_t e = sort(d_temp)) return e;
@@ -149,7 +166,8 @@ row measure(const char* method, workspace& w, Sort&& sort) {
     return r;
   }
   void* d_temp = nullptr;
-  if (e == cudaSuccess && temp_bytes > 0) e = cudaMalloc(&d_temp, temp_bytes);
+  // At least one byte: a null d_temp would turn every timed call into another size query.
+  if (e == cudaSuccess) e = cudaMalloc(&d_temp, std::max<std::size_t>(temp_bytes, 1));
   if (e == cudaSuccess)
     e = time_sort(w, d_temp, [&](void* temp) { return sort(temp, temp_bytes); }, r.ms);
   if (d_temp != nullptr) cudaFree(d_temp);
@@ -163,7 +181,7 @@ row measure_gpusort(const char* method, workspace& w, const Policy& policy) {
     return gpusort::sort_keys(policy, d_temp, temp_bytes, w.keys, w.n, gpusort::less{}, w.stream);
   });
   if (r.status.empty()) {
-    const check_counts c = count(w, w.keys, w.reference);
+    const check_counts c = inspect(w, w.keys, w.reference);
     r.verified = c.out_of_order == 0 && c.mismatched == 0;
   }
   return r;
@@ -198,9 +216,10 @@ void print_table(const std::vector<row>& rows, float radix_ms, float merge_ms, s
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 3) {
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc > 3 || first == "-h" || first == "--help") {
     std::fprintf(stderr, "usage: %s [n | 2^k] [seed]\n", argv[0]);
-    return 2;
+    return argc > 3 ? 2 : 0;
   }
   const std::int64_t n = argc > 1 ? parse_count(argv[1]) : default_n;
   const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 0) : default_seed;
@@ -228,7 +247,7 @@ int main(int argc, char** argv) {
 
   generate_keys<<<grid_for(n), threads_per_block, 0, w.stream>>>(w.pristine, n, seed);
   example::check(cudaGetLastError(), "generate_keys launch");
-  const unsigned long long input_fingerprint = count(w, w.pristine, nullptr).fingerprint;
+  const unsigned long long input_fingerprint = inspect(w, w.pristine, nullptr).fingerprint;
 
   std::printf("gpusort demo: %lld random u32 keys (seed 0x%llx) on %s\n",
               static_cast<long long>(n), static_cast<unsigned long long>(seed), prop.name);
@@ -247,7 +266,7 @@ int main(int argc, char** argv) {
     return e;
   });
   if (radix.status.empty()) {
-    const check_counts c = count(w, radix_result, nullptr);
+    const check_counts c = inspect(w, radix_result, nullptr);
     radix.verified = c.out_of_order == 0 && c.fingerprint == input_fingerprint;
     example::check(cudaMemcpyAsync(w.reference, radix_result, w.bytes(), cudaMemcpyDeviceToDevice,
                                    w.stream),
@@ -257,17 +276,19 @@ int main(int argc, char** argv) {
   if (!radix.verified) std::fprintf(stderr, "gpusort_demo: CUB radix sort failed or is wrong\n");
 
   row cub_merge = measure("cub::DeviceMergeSort", w, [&](void* d_temp, std::size_t& temp_bytes) {
-    return cub::DeviceMergeSort::SortKeys(d_temp, temp_bytes, w.keys, w.n, gpusort::less{}, w.stream);
+    return cub::DeviceMergeSort::SortKeys(d_temp, temp_bytes, w.keys, w.n, gpusort::less{},
+                                          w.stream);
   });
   if (cub_merge.status.empty()) {
-    const check_counts c = count(w, w.keys, w.reference);
+    const check_counts c = inspect(w, w.keys, w.reference);
     cub_merge.verified = radix.verified && c.out_of_order == 0 && c.mismatched == 0;
   }
 
   std::vector<row> rows;
   rows.push_back(measure_gpusort("gpusort deterministic_sample", w,
                                  gpusort::policy::deterministic_sample{}));
-  rows.push_back(measure_gpusort("gpusort randomized_sample", w, gpusort::policy::randomized_sample{}));
+  rows.push_back(measure_gpusort("gpusort randomized_sample", w,
+                                 gpusort::policy::randomized_sample{}));
   rows.push_back(measure_gpusort("gpusort warpsort", w, gpusort::policy::warpsort{}));
   rows.push_back(measure_gpusort("gpusort merge", w, gpusort::policy::merge{}));
   rows.push_back(measure_gpusort("gpusort automatic", w, gpusort::policy::automatic{}));

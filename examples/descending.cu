@@ -23,15 +23,17 @@ int main() {
 
   std::int64_t* d_keys = nullptr;
   example::check(cudaMalloc(&d_keys, n * sizeof(std::int64_t)), "cudaMalloc");
-  example::check(cudaMemcpy(d_keys, keys.data(), n * sizeof(std::int64_t), cudaMemcpyHostToDevice),
-                 "copy to device");
+  example::check(
+      cudaMemcpy(d_keys, keys.data(), n * sizeof(std::int64_t), cudaMemcpyHostToDevice),
+      "copy to device");
 
   example::check(gpusort::sort_keys(gpusort::policy::merge{}, d_keys, n, gpusort::greater{}),
                  "gpusort::sort_keys");
 
   std::vector<std::int64_t> sorted(n);
-  example::check(cudaMemcpy(sorted.data(), d_keys, n * sizeof(std::int64_t), cudaMemcpyDeviceToHost),
-                 "copy to host");
+  example::check(
+      cudaMemcpy(sorted.data(), d_keys, n * sizeof(std::int64_t), cudaMemcpyDeviceToHost),
+      "copy to host");
   example::check(cudaFree(d_keys), "cudaFree");
 
   std::sort(keys.begin(), keys.end(), std::greater<std::int64_t>());

@@ -77,8 +77,8 @@ int main() {
   const auto first_pos_zero = std::find_if(sorted.begin(), sorted.end(), [](float v) {
     return v == 0.0f && !std::signbit(v);
   });
-  const bool neg_zero_before_pos_zero =
-      std::none_of(first_pos_zero, sorted.end(), [](float v) { return v == 0.0f && std::signbit(v); });
+  const bool neg_zero_before_pos_zero = std::none_of(
+      first_pos_zero, sorted.end(), [](float v) { return v == 0.0f && std::signbit(v); });
   ok = ok && nan_last && neg_inf_first && neg_zero_before_pos_zero;
 
   std::printf("floats_total_less: sorted %lld floats (%lld NaN): first %g, last %g; "

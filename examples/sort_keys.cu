@@ -25,8 +25,9 @@ int main() {
 
   std::uint32_t* d_keys = nullptr;
   example::check(cudaMalloc(&d_keys, n * sizeof(std::uint32_t)), "cudaMalloc");
-  example::check(cudaMemcpy(d_keys, keys.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
-                 "copy to device");
+  example::check(
+      cudaMemcpy(d_keys, keys.data(), n * sizeof(std::uint32_t), cudaMemcpyHostToDevice),
+      "copy to device");
 
   // policy::merge{} with its fields left at 0: the tuned defaults. The comparator defaults
   // to gpusort::less (ascending) and the stream to 0.
@@ -34,8 +35,9 @@ int main() {
 
   // The sort is asynchronous; this blocking copy on the default stream waits for it.
   std::vector<std::uint32_t> sorted(n);
-  example::check(cudaMemcpy(sorted.data(), d_keys, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
-                 "copy to host");
+  example::check(
+      cudaMemcpy(sorted.data(), d_keys, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+      "copy to host");
   example::check(cudaFree(d_keys), "cudaFree");
 
   std::sort(keys.begin(), keys.end());

@@ -46,8 +46,9 @@ int main() {
   // Phase 1: how many bytes? Pass the real keys and n: the size depends on n, and the
   // arguments are checked already in this call.
   std::size_t temp_bytes = 0;
-  example::check(gpusort::sort_keys(policy, nullptr, temp_bytes, d_keys, n, gpusort::less{}, stream),
-                 "gpusort::sort_keys (size query)");
+  example::check(
+      gpusort::sort_keys(policy, nullptr, temp_bytes, d_keys, n, gpusort::less{}, stream),
+      "gpusort::sort_keys (size query)");
   void* d_temp = nullptr;
   example::check(cudaMallocAsync(&d_temp, temp_bytes, stream), "cudaMallocAsync temp");
 
