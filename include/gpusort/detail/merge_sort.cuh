@@ -2,7 +2,8 @@
 // networks (Satish et al., "Fast Sort on CPUs and GPUs", GPU merge sort).
 //
 // 1. Tile sort: each block sorts a tile with block::bitonic_sort, keys ranked by their
-//    index so that equal keys keep their order.
+//    index so that equal keys keep their order (unless ties are invisible: keys-only with
+//    ties_are_identical, detail/ranked.cuh).
 // 2. Merge passes: runs of length L become runs of 2L. merge_path splits every pair of
 //    runs into pieces of exactly one merge tile of output, so every block does the same work
 //    whatever the data; the block stages its pieces of both runs in shared memory, and
@@ -31,6 +32,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace gpusort {
@@ -61,13 +63,19 @@ struct merge_tuning {
   static constexpr int merge_tile = threads * merge_items;
 };
 
-template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+// RANKED: keys carry their tile index, which breaks ties (needs_ranks); otherwise equal
+// keys are identical and the plain network is already stable in effect.
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS)
     merge_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                            Value* values_out, std::int64_t n, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
+  using item = std::conditional_t<RANKED, ranked<Key>, Key>;
+  using ragged_storage =
+      std::conditional_t<RANKED, char, block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS>>;
   __shared__ union {
-    block::bitonic_sort_storage<ranked<Key>, Value, THREADS, ITEMS> network;
+    block::bitonic_sort_storage<item, Value, THREADS, ITEMS> network;
+    ragged_storage ragged;
     block::tile_buffer<THREADS, ITEMS, Key> keys;
     block::tile_buffer<THREADS, ITEMS, Value> values;
   } shared;
@@ -78,15 +86,21 @@ __global__ void __launch_bounds__(THREADS)
   Value values[ITEMS];
   block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
   block::load_blocked<THREADS>(values_in + offset, values, valid, shared.values);
-  ranked<Key> items[ITEMS];
+  if constexpr (RANKED) {
+    ranked<Key> items[ITEMS];
 #pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const int position = static_cast<int>(threadIdx.x) * ITEMS + r;
-    items[r] = {keys[r], position < valid ? position : absent_rank};
+    for (int r = 0; r < ITEMS; ++r) {
+      const int position = static_cast<int>(threadIdx.x) * ITEMS + r;
+      items[r] = {keys[r], position < valid ? position : absent_rank};
+    }
+    block::bitonic_sort<THREADS>(items, values, rank_tiebreak<Compare>{cmp}, shared.network);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) keys[r] = items[r].key;
+  } else if (valid == tile) {
+    block::bitonic_sort<THREADS>(keys, values, cmp, shared.network);
+  } else {
+    block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.ragged);
   }
-  block::bitonic_sort<THREADS>(items, values, rank_tiebreak<Compare>{cmp}, shared.network);
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) keys[r] = items[r].key;
   block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
   block::store_blocked<THREADS>(values_out + offset, values, valid, shared.values);
 }
@@ -124,7 +138,7 @@ __device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, in
   }
 }
 
-template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS)
     merge_pass_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                       Value* values_out, std::int64_t n, std::int64_t run,
@@ -132,6 +146,7 @@ __global__ void __launch_bounds__(THREADS)
   constexpr int tile = THREADS * ITEMS;
   __shared__ block::tile_buffer<THREADS, ITEMS, Key> shared_keys;
   __shared__ block::tile_buffer<THREADS, ITEMS, Value> shared_values;
+  __shared__ int thread_splits[THREADS + 1];
   const std::int64_t position = static_cast<std::int64_t>(blockIdx.x) * tile;
   const run_pair pair(position, run, n);
   const std::int64_t diagonal = position - pair.start;
@@ -158,9 +173,8 @@ __global__ void __launch_bounds__(THREADS)
   stage<THREADS>(values_in + b_offset, b_count, shared_values, a_count);
   __syncthreads();
 
-  // This thread's ITEMS outputs: its pieces of a (ascending) and b (reversed) form a
-  // bitonic sequence; ranks keep a's items first among equals. Slots past the end of the
-  // output (last block only) are absent and hold a copy of a real key.
+  // Each thread finds where its ITEMS outputs start; where they end is where the next
+  // thread's start.
   struct shared_run {
     block::tile_buffer<THREADS, ITEMS, Key>* buffer;
     int at;
@@ -169,27 +183,49 @@ __global__ void __launch_bounds__(THREADS)
   const shared_run a{&shared_keys, 0}, b{&shared_keys, a_count};
   const int first = min(static_cast<int>(threadIdx.x) * ITEMS, out_count);
   const int last = min(first + ITEMS, out_count);
-  const int a_first = static_cast<int>(thread::merge_path(a, a_count, b, b_count, first, cmp));
-  const int a_last = static_cast<int>(thread::merge_path(a, a_count, b, b_count, last, cmp));
+  thread_splits[threadIdx.x] = static_cast<int>(thread::merge_path(a, a_count, b, b_count, first, cmp));
+  if (threadIdx.x == 0) thread_splits[THREADS] = a_count;
+  __syncthreads();
+  const int a_first = thread_splits[threadIdx.x];
   const int b_first = first - a_first;
-  const int taken_a = a_last - a_first;
+  const int taken_a = thread_splits[threadIdx.x + 1] - a_first;
   const int taken_b = (last - first) - taken_a;
-  ranked<Key> items[ITEMS];
+
+  // The thread's piece of a (ascending) and of b (reversed) form a bitonic sequence. Slots
+  // between them (only at the very end of the array) must sort last: with ranks they are
+  // absent; without, they copy the largest item, identical to it (ties_are_identical).
+  const Key& a_top = shared_keys[taken_a > 0 ? a_first + taken_a - 1 : 0];
+  const Key& b_top = shared_keys[taken_b > 0 ? a_count + b_first + taken_b - 1 : 0];
+  const Key padding = taken_a == 0 ? b_top : (taken_b == 0 || !cmp(a_top, b_top)) ? a_top : b_top;
+  std::conditional_t<RANKED, ranked<Key>, Key> items[ITEMS];
   Value values[ITEMS];
 #pragma unroll
   for (int r = 0; r < ITEMS; ++r) {
     const bool from_a = r < taken_a;
     const bool from_b = r >= ITEMS - taken_b;
-    const int from = from_a ? a_first + r : from_b ? a_count + b_first + (ITEMS - 1 - r) : 0;
-    items[r] = {shared_keys[from], from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank};
-    if constexpr (has_values<Value>) values[r] = shared_values[from];
+    const int from = from_a ? a_first + r : a_count + b_first + (ITEMS - 1 - r);
+    const Key key = from_a || from_b ? shared_keys[from] : padding;
+    if constexpr (RANKED) {
+      items[r] = {key, from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank};
+    } else {
+      items[r] = key;
+    }
+    if constexpr (has_values<Value>) values[r] = shared_values[from_a || from_b ? from : 0];
   }
-  thread::half_cleaner(items, values, rank_tiebreak<Compare>{cmp}, ITEMS / 2);
+  if constexpr (RANKED) {
+    thread::half_cleaner(items, values, rank_tiebreak<Compare>{cmp}, ITEMS / 2);
+  } else {
+    thread::half_cleaner(items, values, cmp, ITEMS / 2);
+  }
   __syncthreads();
 #pragma unroll
   for (int r = 0; r < ITEMS; ++r) {
     if (first + r < last) {
-      shared_keys[first + r] = items[r].key;
+      if constexpr (RANKED) {
+        shared_keys[first + r] = items[r].key;
+      } else {
+        shared_keys[first + r] = items[r];
+      }
       if constexpr (has_values<Value>) shared_values[first + r] = values[r];
     }
   }
@@ -251,7 +287,8 @@ struct algorithm<policy::merge> {
     Key* other_keys = start_in_scratch ? keys : scratch_keys;
     Value* other_values = start_in_scratch ? values : scratch_values;
 
-    merge_tile_sort_kernel<threads, tuning::sort_items>
+    constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
+    merge_tile_sort_kernel<threads, tuning::sort_items, ranked_items>
         <<<static_cast<unsigned>(plan.sort_blocks), threads, 0, stream>>>(
             keys, values, current_keys, current_values, n, cmp);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
@@ -261,7 +298,7 @@ struct algorithm<policy::merge> {
     for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) {
       merge_partition_kernel<tuning::merge_tile><<<partition_grid, partition_threads, 0, stream>>>(
           current_keys, n, run, splits, plan.merge_blocks, cmp);
-      merge_pass_kernel<threads, tuning::merge_items>
+      merge_pass_kernel<threads, tuning::merge_items, ranked_items>
           <<<static_cast<unsigned>(plan.merge_blocks), threads, 0, stream>>>(
               current_keys, current_values, other_keys, other_values, n, run, splits, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;

@@ -8,6 +8,11 @@
 // whatever its key (a copy of a real one), so no sentinel key is needed.
 #pragma once
 
+#include <gpusort/compare.cuh>
+#include <gpusort/detail/no_value.cuh>
+
+#include <type_traits>
+
 namespace gpusort {
 namespace detail {
 
@@ -33,6 +38,20 @@ struct rank_tiebreak {
     return a_present & (b_absent | a_first | (!b_first & (a.rank < b.rank)));
   }
 };
+
+// Whether keys that compare equal are always the same bits: then the order among them
+// cannot be observed and a keys-only sort is stable without ranks. True for integers under
+// less / greater and for floating point under total_less (not under less: -0 == +0).
+template <class Key, class Compare>
+struct ties_are_identical
+    : std::bool_constant<(std::is_integral<Key>::value &&
+                          (std::is_same<Compare, less>::value || std::is_same<Compare, greater>::value)) ||
+                         (std::is_same<Compare, total_less>::value &&
+                          !std::is_integral<Key>::value)> {};
+
+// A stable sort of these items needs ranks unless values ride along or ties are identical.
+template <class Key, class Value, class Compare>
+constexpr bool needs_ranks = !std::is_same<Value, no_value>::value || !ties_are_identical<Key, Compare>::value;
 
 }  // namespace detail
 }  // namespace gpusort
