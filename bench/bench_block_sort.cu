@@ -34,31 +34,36 @@ union cub_shared {
   typename cub::BlockMergeSort<Key, THREADS, ITEMS>::TempStorage sort;
 };
 
-template <int THREADS, int ITEMS, class Key, class Compare>
-__global__ void __launch_bounds__(THREADS) bitonic_tiles(Key* keys, Compare cmp) {
+// One tile per block: load, sort with `sort_tile(items, shared)`, store. The two kernels
+// below differ only in that call.
+template <int THREADS, int ITEMS, class Shared, class Key, class SortTile>
+__device__ __forceinline__ void sort_one_tile(Key* keys, SortTile sort_tile) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& shared = *reinterpret_cast<bitonic_shared<THREADS, ITEMS, Key>*>(shared_bytes);
+  auto& shared = *reinterpret_cast<Shared*>(shared_bytes);
   constexpr int tile = THREADS * ITEMS;
   Key* tile_keys = keys + static_cast<std::int64_t>(blockIdx.x) * tile;
   Key items[ITEMS];
-  gpusort::detail::no_value values[ITEMS];
   gpusort::block::load_blocked<THREADS, ITEMS>(tile_keys, items, tile, shared.io);
-  gpusort::block::bitonic_sort<THREADS>(items, values, cmp, shared.sort);
+  sort_tile(items, shared);
   __syncthreads();  // the sort's storage becomes the store's buffer
   gpusort::block::store_blocked<THREADS, ITEMS>(tile_keys, items, tile, shared.io);
 }
 
 template <int THREADS, int ITEMS, class Key, class Compare>
+__global__ void __launch_bounds__(THREADS) bitonic_tiles(Key* keys, Compare cmp) {
+  using Shared = bitonic_shared<THREADS, ITEMS, Key>;
+  sort_one_tile<THREADS, ITEMS, Shared>(keys, [cmp](Key (&items)[ITEMS], Shared& shared) {
+    gpusort::detail::no_value values[ITEMS];
+    gpusort::block::bitonic_sort<THREADS>(items, values, cmp, shared.sort);
+  });
+}
+
+template <int THREADS, int ITEMS, class Key, class Compare>
 __global__ void __launch_bounds__(THREADS) cub_merge_tiles(Key* keys, Compare cmp) {
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto& shared = *reinterpret_cast<cub_shared<THREADS, ITEMS, Key>*>(shared_bytes);
-  constexpr int tile = THREADS * ITEMS;
-  Key* tile_keys = keys + static_cast<std::int64_t>(blockIdx.x) * tile;
-  Key items[ITEMS];
-  gpusort::block::load_blocked<THREADS, ITEMS>(tile_keys, items, tile, shared.io);
-  cub::BlockMergeSort<Key, THREADS, ITEMS>(shared.sort).Sort(items, cmp);
-  __syncthreads();  // the sort's storage becomes the store's buffer
-  gpusort::block::store_blocked<THREADS, ITEMS>(tile_keys, items, tile, shared.io);
+  using Shared = cub_shared<THREADS, ITEMS, Key>;
+  sort_one_tile<THREADS, ITEMS, Shared>(keys, [cmp](Key (&items)[ITEMS], Shared& shared) {
+    cub::BlockMergeSort<Key, THREADS, ITEMS>(shared.sort).Sort(items, cmp);
+  });
 }
 
 template <class Kernel>

@@ -45,6 +45,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -159,6 +160,45 @@ struct bytes_less {
     return compare_bytes(a, b) < 0;
   }
 };
+
+// Test helpers over raw bytes, shared by the harness's own host and GPU tests.
+template <class T>
+std::size_t positions_differing(const std::vector<T>& a, const std::vector<T>& b) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) count += !bytes_equal(a[i], b[i]);
+  return count;
+}
+
+template <class T>
+std::size_t distinct_bit_patterns(std::vector<T> v) {
+  std::sort(v.begin(), v.end(), bytes_less{});
+  std::size_t count = v.empty() ? 0 : 1;
+  for (std::size_t i = 1; i < v.size(); ++i) count += !bytes_equal(v[i - 1], v[i]);
+  return count;
+}
+
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// How many of each special value a float array holds (to test add_special_floats).
+struct special_float_counts {
+  std::int64_t pos_nan = 0, neg_nan = 0, pos_zero = 0, neg_zero = 0, pos_inf = 0, neg_inf = 0;
+  bool every_kind_present() const {
+    return pos_nan > 0 && neg_nan > 0 && pos_zero > 0 && neg_zero > 0 && pos_inf > 0 && neg_inf > 0;
+  }
+};
+
+template <class F>
+special_float_counts count_special_floats(const std::vector<F>& values) {
+  special_float_counts c;
+  for (F f : values) {
+    if (std::isnan(f)) ++(std::signbit(f) ? c.neg_nan : c.pos_nan);
+    if (f == F(0)) ++(std::signbit(f) ? c.neg_zero : c.pos_zero);
+    if (std::isinf(f)) ++(f < 0 ? c.neg_inf : c.pos_inf);
+  }
+  return c;
+}
 
 template <class Compare, class T>
 __host__ __device__ inline bool equivalent(const Compare& cmp, const T& a, const T& b) {

@@ -40,25 +40,6 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
 }
 
 template <class T>
-std::size_t positions_differing(const std::vector<T>& a, const std::vector<T>& b) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) count += !bytes_equal(a[i], b[i]);
-  return count;
-}
-
-template <class T>
-std::size_t distinct_bit_patterns(std::vector<T> v) {
-  std::sort(v.begin(), v.end(), [](const T& a, const T& b) { return compare_bytes(a, b) < 0; });
-  std::size_t count = v.empty() ? 0 : 1;
-  for (std::size_t i = 1; i < v.size(); ++i) count += !bytes_equal(v[i - 1], v[i]);
-  return count;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-template <class T>
 __global__ void write_one(T* p, std::int64_t at, T value) {
   p[at] = value;
 }
@@ -224,18 +205,10 @@ TEMPLATE_TEST_CASE("add_special_floats: NaN of both signs, signed zeros and infi
   add_special_floats_on_host(expected, seed_b);
   CHECK(same_bytes(got, expected));
 
-  std::int64_t pos_nan = 0, neg_nan = 0, pos_zero = 0, neg_zero = 0, pos_inf = 0, neg_inf = 0;
-  for (F f : got) {
-    if (std::isnan(f)) (std::signbit(f) ? neg_nan : pos_nan)++;
-    if (f == F(0)) (std::signbit(f) ? neg_zero : pos_zero)++;
-    if (std::isinf(f)) (f < 0 ? neg_inf : pos_inf)++;
-  }
-  CHECK(pos_nan > 0);
-  CHECK(neg_nan > 0);
-  CHECK(pos_zero > 0);
-  CHECK(neg_zero > 0);
-  CHECK(pos_inf > 0);
-  CHECK(neg_inf > 0);
+  const special_float_counts counts = count_special_floats(got);
+  INFO("NaN +" << counts.pos_nan << " -" << counts.neg_nan << ", zero +" << counts.pos_zero << " -"
+               << counts.neg_zero << ", inf +" << counts.pos_inf << " -" << counts.neg_inf);
+  CHECK(counts.every_kind_present());
   const std::size_t changed =
       positions_differing(got, generate_on_host<F>(n, distribution::uniform, seed_a));
   CHECK(changed > static_cast<std::size_t>(n / special_float_period * 9 / 10));
