@@ -12,6 +12,7 @@
 #pragma once
 
 #include <gpusort/compare.cuh>
+#include <gpusort/detail/automatic.cuh>
 #include <gpusort/detail/merge_sort.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>

@@ -78,3 +78,12 @@ TEST_CASE("merge: an unsupported network width is refused before any work", "[me
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(keys.to_host() == before);
 }
+
+TEST_CASE("automatic: sorts through the policy it picks (merge today)", "[merge][automatic]") {
+  const gpusort::policy::automatic automatic{};
+  const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(4097), std::int64_t(999983));
+  check_sort<gpusort::policy::automatic, std::uint32_t, no_value>(automatic, {distribution::zipf, n},
+                                                                  gpusort::less{}, false);
+  check_sort<gpusort::policy::automatic, std::uint64_t, std::uint32_t>(
+      automatic, {distribution::few_distinct_17, n}, gpusort::less{}, true);
+}
