@@ -5,8 +5,9 @@
 // 32*ITEMS items run in registers and shuffles (warp::bitonic_sort / bitonic_merge); only
 // the strides that cross warps go through shared memory, once per merge stage.
 // The ragged overload sorts a partly filled tile (the array's last one): slots at or past
-// `valid_items` need no initial value and end up after every real item, in no order;
-// no sentinel key is needed. It takes ragged_bitonic_sort_storage (a validity flag per
+// `valid_items` end up after every real item, in no order; no sentinel key is needed, but
+// they must hold some real key, because the comparator is evaluated on them without a
+// branch (block::load_blocked fills them with a copy of item 0). It takes ragged_bitonic_sort_storage (a validity flag per
 // slot), so callers that only sort full tiles do not pay for it in shared memory.
 //
 // Preconditions: THREADS a multiple of 32, THREADS and ITEMS powers of two; every thread
