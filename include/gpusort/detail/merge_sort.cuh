@@ -12,7 +12,7 @@
 //    paper's 16-wide networks; one per thread instead of two per warp, because on today's
 //    GPUs a shuffle costs several register compare-exchanges): the piece of run a ascending,
 //    the piece of run b reversed, ties broken by rank (a first), which keeps the sort stable.
-//    A wider network (the whole tile) was measured 4x slower: its log2(tile) steps per item
+//    A wider network (the whole tile) measured 2.7x slower: its log2(tile) steps per item
 //    made every pass compute-bound (bench/RESULTS.md).
 // The passes ping-pong between the keys and one scratch copy; the tile sort writes to
 // whichever buffer makes the last pass land in the user's array.
@@ -38,10 +38,13 @@
 namespace gpusort {
 namespace detail {
 
+// What a block may declare statically, without opting in to more at launch.
+constexpr std::size_t static_shared_limit = 48 * 1024;
+
 // Largest power of two <= limit items per thread whose tile fits `bytes_per_item` each
-// (plus the padding slots) in 48 KiB of static shared memory.
+// (plus the padding slots) in static shared memory.
 constexpr int items_fitting_shared(int threads, std::size_t bytes_per_item, int limit) {
-  return limit == 1 || threads * limit * bytes_per_item * 33 / 32 <= 48 * 1024
+  return limit == 1 || threads * limit * bytes_per_item * 33 / 32 <= static_shared_limit
              ? limit
              : items_fitting_shared(threads, bytes_per_item, limit / 2);
 }
