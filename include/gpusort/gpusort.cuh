@@ -2,13 +2,24 @@
 // public building blocks.
 #pragma once
 
-#include <gpusort/block/bitonic_sort.cuh>
-#include <gpusort/block/tile_io.cuh>
 #include <gpusort/compare.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/sort.cuh>
+
 #include <gpusort/thread/compare_exchange.cuh>
+#include <gpusort/thread/merge_path.cuh>
+#include <gpusort/thread/pivot_select.cuh>
 #include <gpusort/thread/sorting_network.cuh>
+
 #include <gpusort/warp/bitonic_merge.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
 #include <gpusort/warp/shuffle.cuh>
+
+#include <gpusort/block/bitonic_merge.cuh>
+#include <gpusort/block/bitonic_sort.cuh>
+#include <gpusort/block/locate_splitters.cuh>
+#include <gpusort/block/regular_sample.cuh>
+#include <gpusort/block/splitter_tree.cuh>
+#include <gpusort/block/tile_io.cuh>
+
+#include <gpusort/device/bucket_offsets.cuh>
