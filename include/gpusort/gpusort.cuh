@@ -23,3 +23,4 @@
 #include <gpusort/block/tile_io.cuh>
 
 #include <gpusort/device/bucket_offsets.cuh>
+#include <gpusort/device/sort_segments.cuh>

@@ -23,6 +23,7 @@
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/ranked.cuh>
+#include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/merge_path.cuh>
@@ -37,17 +38,6 @@
 
 namespace gpusort {
 namespace detail {
-
-// What a block may declare statically, without opting in to more at launch.
-constexpr std::size_t static_shared_limit = 48 * 1024;
-
-// Largest power of two <= limit items per thread whose tile fits `bytes_per_item` each
-// (plus the padding slots) in static shared memory.
-constexpr int items_fitting_shared(int threads, std::size_t bytes_per_item, int limit) {
-  return limit == 1 || threads * limit * bytes_per_item * 33 / 32 <= static_shared_limit
-             ? limit
-             : items_fitting_shared(threads, bytes_per_item, limit / 2);
-}
 
 // Tile shapes of the merge policy: 256 threads; up to 16 items per thread (the paper's
 // 16-wide merge network), fewer where a tile would not fit in shared memory. A merge tile

@@ -1,0 +1,170 @@
+// gpusort/device/sort_segments.cuh — sorts many independent segments that each fit one
+// block, in a few launches (Dehne & Zaboli, Algorithm 1 step 9: the bucket sort;
+// Leischner, Osipov & Sanders: the block-local sort of the buckets that recursion made
+// small, all buckets together rather than one launch each).
+//
+// Segment i is items [begins[i], ends[i]) of keys_in (values_in); sorted under cmp, it is
+// written to the same positions of keys_out (values_out). Out may alias in (a block holds
+// its whole segment in registers before it writes). A segment longer than
+// max_segment_items<Key, Value>() is neither read nor written: the caller recurses on it.
+// Segments may be empty, and need not be contiguous or ordered; they must not overlap.
+//
+// Size classes: a segment is sorted by the smallest network whose tile holds it (one warp
+// of 256 items up to 256 threads of 32 items each), so a bucket of 300 items costs a
+// 1024-item network, not an 8192-item one. Each class is one launch over all segments;
+// blocks whose segment belongs to another class return at once. Segment lengths are read on
+// the device only, so the caller needs no host synchronisation.
+//
+// Preconditions: begins/ends device arrays of num_segments entries, 0 <= begins[i] <=
+// ends[i]. Not stable. Asynchronous on `stream`; returns the first launch error (the
+// largest class opts in to more than 48 KB of shared memory: up to 112 KB, which every GPU
+// since Volta but Turing grants).
+// Cost: per segment of v items, the bitonic network of the smallest class tile >= v.
+#pragma once
+
+#include <gpusort/block/bitonic_sort.cuh>
+#include <gpusort/block/tile_io.cuh>
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/shared_memory.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort {
+namespace detail {
+
+template <class Key, class Value, int THREADS, int ITEMS>
+union segment_tile_storage {
+  block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS> network;
+  block::tile_buffer<THREADS, ITEMS, Key> keys;
+  block::tile_buffer<THREADS, ITEMS, Value> values;
+};
+
+// Shared memory the largest size class may take: two blocks still fit an SM of 228 KB
+// (Hopper, Ampere's A100 has 164 KB: one block).
+constexpr std::size_t segment_sort_shared_budget = 112 * 1024;
+
+// The largest power of two <= LIMIT items per thread whose storage fits the budget.
+template <class Key, class Value, int THREADS, int LIMIT>
+constexpr int segment_items_fitting() {
+  if constexpr (LIMIT == 1 ||
+                sizeof(segment_tile_storage<Key, Value, THREADS, LIMIT>) <= segment_sort_shared_budget)
+    return LIMIT;
+  else
+    return segment_items_fitting<Key, Value, THREADS, LIMIT / 2>();
+}
+
+// The size classes, smallest first: (threads, items per thread). 32 items per thread is the
+// fastest bitonic shape measured (bench/RESULTS.md, block sort study).
+template <class Key, class Value>
+struct segment_sort_tuning {
+  static constexpr int max_items_per_thread = 32;
+  static constexpr int tiny_threads = 32, tiny_items = 8;
+  static constexpr int small_threads = 128, small_items = 8;
+  static constexpr int medium_threads = 128;
+  static constexpr int medium_items =
+      segment_items_fitting<Key, Value, medium_threads, max_items_per_thread>();
+  static constexpr int large_threads = 256;
+  static constexpr int large_items =
+      segment_items_fitting<Key, Value, large_threads, max_items_per_thread>();
+  static constexpr std::int64_t max_items = std::int64_t(large_threads) * large_items;
+};
+
+template <int THREADS, int ITEMS>
+struct tile_shape {
+  static constexpr int threads = THREADS, items = ITEMS;
+};
+
+// One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    sort_segments_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                         Value* values_out, const std::int64_t* begins, const std::int64_t* ends,
+                         std::int64_t num_segments, std::int64_t smaller_tile, Compare cmp) {
+  constexpr int tile = THREADS * ITEMS;
+  using storage = segment_tile_storage<Key, Value, THREADS, ITEMS>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  storage& shared = *reinterpret_cast<storage*>(shared_bytes);
+  for (std::int64_t segment = blockIdx.x; segment < num_segments; segment += gridDim.x) {
+    const std::int64_t begin = begins[segment];
+    const std::int64_t count = ends[segment] - begin;
+    if (count <= smaller_tile || count > tile) continue;  // the same for the whole block
+    const int valid = static_cast<int>(count);
+    Key keys[ITEMS];
+    Value values[ITEMS];
+    block::load_blocked<THREADS>(keys_in + begin, keys, valid, shared.keys);
+    block::load_blocked<THREADS>(values_in + begin, values, valid, shared.values);
+    block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
+    block::store_blocked<THREADS>(keys_out + begin, keys, valid, shared.keys);
+    block::store_blocked<THREADS>(values_out + begin, values, valid, shared.values);
+  }
+}
+
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key* keys_out,
+                                 Value* values_out, const std::int64_t* begins,
+                                 const std::int64_t* ends, std::int64_t num_segments,
+                                 std::int64_t smaller_tile, Compare cmp, cudaStream_t stream) {
+  constexpr std::size_t bytes = sizeof(segment_tile_storage<Key, Value, THREADS, ITEMS>);
+  const auto kernel = sort_segments_kernel<THREADS, ITEMS, Key, Value, Compare>;
+  if constexpr (bytes > static_shared_limit) {
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(bytes)))
+      return e;
+  }
+  const auto grid = static_cast<unsigned>(num_segments < INT_MAX ? num_segments : INT_MAX);
+  kernel<<<grid, THREADS, bytes, stream>>>(keys_in, values_in, keys_out, values_out, begins, ends,
+                                           num_segments, smaller_tile, cmp);
+  return cudaPeekAtLastError();
+}
+
+}  // namespace detail
+
+namespace device {
+
+// The longest segment sort_segments sorts for these types.
+template <class Key, class Value = detail::no_value>
+constexpr std::int64_t max_segment_items() {
+  return detail::segment_sort_tuning<Key, Value>::max_items;
+}
+
+template <class Key, class Value, class Compare>
+cudaError_t sort_segments(const Key* keys_in, const Value* values_in, Key* keys_out,
+                          Value* values_out, const std::int64_t* begins, const std::int64_t* ends,
+                          std::int64_t num_segments, Compare cmp, cudaStream_t stream = 0) {
+  using tuning = detail::segment_sort_tuning<Key, Value>;
+  if (num_segments < 0) return cudaErrorInvalidValue;
+  if (num_segments == 0) return cudaSuccess;
+  constexpr std::int64_t tiny = tuning::tiny_threads * tuning::tiny_items;
+  constexpr std::int64_t small = tuning::small_threads * tuning::small_items;
+  constexpr std::int64_t medium = std::int64_t(tuning::medium_threads) * tuning::medium_items;
+  constexpr std::int64_t large = tuning::max_items;
+  const auto launch = [&](auto shape, std::int64_t smaller_tile) {
+    using class_shape = decltype(shape);
+    return detail::launch_segment_class<class_shape::threads, class_shape::items>(
+        keys_in, values_in, keys_out, values_out, begins, ends, num_segments, smaller_tile, cmp,
+        stream);
+  };
+  if (cudaError_t e = launch(detail::tile_shape<tuning::tiny_threads, tuning::tiny_items>{}, 0))
+    return e;
+  if (cudaError_t e = launch(detail::tile_shape<tuning::small_threads, tuning::small_items>{}, tiny))
+    return e;
+  // Key types too large for a bigger tile make the upper classes collapse; skip repeats.
+  if constexpr (medium > small) {
+    if (cudaError_t e =
+            launch(detail::tile_shape<tuning::medium_threads, tuning::medium_items>{}, small))
+      return e;
+  }
+  if constexpr (large > medium && large > small) {
+    if (cudaError_t e = launch(detail::tile_shape<tuning::large_threads, tuning::large_items>{},
+                               medium > small ? medium : small))
+      return e;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace device
+}  // namespace gpusort

@@ -1,0 +1,156 @@
+// device::sort_segments against a host reference: every size class and its edges, empty
+// and one-item segments, segments too long to sort (left untouched), gaps between segments
+// (untouched), in place and out of place, keys and pairs.
+#include "common/catch.hpp"
+#include "common/device_buffer.cuh"
+#include "common/distributions.cuh"
+#include "common/key_types.cuh"
+
+#include <gpusort/compare.cuh>
+#include <gpusort/device/sort_segments.cuh>
+
+#include <algorithm>
+#include <cstring>
+#include <cstdint>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+using namespace gpusort_test;
+using gpusort::detail::no_value;
+
+namespace {
+
+struct segment_layout {
+  std::vector<std::int64_t> begins, ends;
+  std::int64_t total = 0;
+};
+
+// Segments of the given lengths in shuffled order, with a gap of `gap` items after each.
+segment_layout make_layout(std::vector<std::int64_t> lengths, std::int64_t gap, unsigned seed) {
+  std::shuffle(lengths.begin(), lengths.end(), std::mt19937(seed));
+  segment_layout layout;
+  for (std::int64_t length : lengths) {
+    layout.begins.push_back(layout.total);
+    layout.ends.push_back(layout.total + length);
+    layout.total += length + gap;
+  }
+  return layout;
+}
+
+// Every class edge for these types, plus lengths past the largest class.
+template <class Key, class Value>
+std::vector<std::int64_t> edge_lengths() {
+  using tuning = gpusort::detail::segment_sort_tuning<Key, Value>;
+  const std::int64_t max = gpusort::device::max_segment_items<Key, Value>();
+  const std::int64_t tiny = tuning::tiny_threads * tuning::tiny_items;
+  const std::int64_t small = tuning::small_threads * tuning::small_items;
+  const std::int64_t medium = std::int64_t(tuning::medium_threads) * tuning::medium_items;
+  std::vector<std::int64_t> lengths = {0, 0, 1, 2, 31, 33, 100, 5, 1, 0, 3001, max + 1, 2 * max};
+  for (std::int64_t edge : {tiny, small, medium, max})
+    for (std::int64_t d : {-1, 0, 1})
+      if (edge + d > 0 && edge + d <= max) lengths.push_back(edge + d);
+  for (int i = 0; i < 40; ++i) lengths.push_back(1 + (i * 977) % max);
+  return lengths;
+}
+
+template <class Key, class Value, class Compare>
+void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Compare cmp) {
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  INFO("distribution " << name(dist) << (in_place ? ", in place" : ", out of place")
+                       << ", gap " << gap);
+  const segment_layout layout = make_layout(edge_lengths<Key, Value>(), gap, 7);
+  const std::int64_t n = layout.total;
+  const std::int64_t segments = static_cast<std::int64_t>(layout.begins.size());
+  const std::int64_t max = gpusort::device::max_segment_items<Key, Value>();
+
+  const std::vector<Key> input = generate_on_host<Key>(n, dist, 99);
+  std::vector<Value> input_values(pairs ? n : 0);
+  if constexpr (pairs) {
+    for (std::int64_t i = 0; i < n; ++i)
+      input_values[i] = make_index_value<Value>(static_cast<std::uint64_t>(i));
+  }
+  // Out of place: the output starts as a copy of the input (keys reversed), so untouched
+  // regions are recognisable.
+  std::vector<Key> poison(input.rbegin(), input.rend());
+
+  device_buffer<Key> keys_in(input);
+  device_buffer<Key> keys_out(in_place ? std::vector<Key>{} : poison);
+  device_buffer<Value> values_in(input_values);
+  device_buffer<Value> values_out(in_place ? std::vector<Value>{} : std::vector<Value>(input_values.size()));
+  device_buffer<std::int64_t> begins(layout.begins), ends(layout.ends);
+  Key* out_keys = in_place ? keys_in.data() : keys_out.data();
+  Value* out_values = in_place ? values_in.data() : values_out.data();
+  if constexpr (!pairs) out_values = nullptr;
+  REQUIRE(gpusort::device::sort_segments(keys_in.data(), pairs ? values_in.data() : nullptr,
+                                         out_keys, out_values, begins.data(), ends.data(),
+                                         segments, cmp) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const std::vector<Key> result = copy_to_host(out_keys, n);
+  const std::vector<Key> before = in_place ? input : poison;
+  std::vector<bool> covered(static_cast<std::size_t>(n), false);
+
+  const auto same_bits = [](const Key& a, const Key& b) {
+    return std::memcmp(&a, &b, sizeof(Key)) == 0;
+  };
+  for (std::int64_t s = 0; s < segments; ++s) {
+    const std::int64_t b = layout.begins[s], e = layout.ends[s];
+    INFO("segment " << s << " [" << b << ", " << e << ")");
+    for (std::int64_t i = b; i < e; ++i) covered[i] = true;
+    if (e - b > max) {  // left for the caller: not written
+      for (std::int64_t i = b; i < e; ++i) REQUIRE(same_bits(result[i], before[i]));
+      continue;
+    }
+    for (std::int64_t i = b + 1; i < e; ++i) REQUIRE_FALSE(cmp(result[i], result[i - 1]));
+    if constexpr (pairs) {
+      // Every value is an input index of this segment, each once, next to its own key.
+      const std::vector<Value> values = copy_to_host(out_values, n);
+      std::vector<bool> seen(static_cast<std::size_t>(e - b), false);
+      for (std::int64_t i = b; i < e; ++i) {
+        const std::uint64_t index = index_of(values[i]);
+        REQUIRE(index >= static_cast<std::uint64_t>(b));
+        REQUIRE(index < static_cast<std::uint64_t>(e));
+        REQUIRE_FALSE(seen[index - b]);
+        seen[index - b] = true;
+        REQUIRE(same_bits(result[i], input[index]));
+      }
+    } else {
+      std::vector<Key> expected(input.begin() + b, input.begin() + e);
+      std::sort(expected.begin(), expected.end(), cmp);
+      for (std::int64_t i = b; i < e; ++i) {
+        // Equivalent keys may be distinct bits (e.g. -0 and +0): compare under cmp.
+        REQUIRE_FALSE(cmp(result[i], expected[i - b]));
+        REQUIRE_FALSE(cmp(expected[i - b], result[i]));
+      }
+    }
+  }
+  for (std::int64_t i = 0; i < n; ++i)
+    if (!covered[i]) REQUIRE(same_bits(result[i], before[i]));
+}
+
+}  // namespace
+
+TEST_CASE("sort_segments: u32 keys, every class, in place and out of place", "[sort_segments][sanitize]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
+                             distribution::reverse_sorted);
+  const bool in_place = GENERATE(true, false);
+  check_sort_segments<std::uint32_t, no_value>(dist, in_place, 0, gpusort::less{});
+}
+
+TEST_CASE("sort_segments: pairs and wide keys, gaps between segments", "[sort_segments]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::all_equal);
+  const bool in_place = GENERATE(true, false);
+  check_sort_segments<std::uint32_t, std::uint32_t>(dist, in_place, 3, gpusort::greater{});
+  check_sort_segments<key16, value16>(dist, in_place, 17, key16_less{});
+  check_sort_segments<double, no_value>(dist, in_place, 1, gpusort::total_less{});
+}
+
+TEST_CASE("sort_segments: no segments, and a negative count", "[sort_segments]") {
+  CHECK(gpusort::device::sort_segments<std::uint32_t, no_value>(nullptr, nullptr, nullptr, nullptr,
+                                                                nullptr, nullptr, 0,
+                                                                gpusort::less{}) == cudaSuccess);
+  CHECK(gpusort::device::sort_segments<std::uint32_t, no_value>(nullptr, nullptr, nullptr, nullptr,
+                                                                nullptr, nullptr, -1,
+                                                                gpusort::less{}) ==
+        cudaErrorInvalidValue);
+}
