@@ -18,6 +18,7 @@ set -uo pipefail
 SANITIZE_TESTS=(
   test_bitonic_blocks
   test_splitter_blocks_gpu
+  test_sort_segments
   test_sort_merge
 )
 SANITIZE_FILTER="${GPU_CHECK_SANITIZE_FILTER:-[sanitize]}"
@@ -28,6 +29,11 @@ BENCHES=()
 BENCH_FILTER="${GPU_CHECK_BENCH_FILTER:-.}"       # --benchmark_filter regex
 BENCH_MIN_TIME="${GPU_CHECK_BENCH_MIN_TIME:-0.05}" # seconds; a plain number suits Benchmark 1.7 and 1.8
 CTEST_JOBS="${GPU_CHECK_CTEST_JOBS:-8}"
+CTEST_ARGS="${GPU_CHECK_CTEST_ARGS:-}"              # e.g. "-R sort_ -LE huge"
+# Which parts run: any of configure build test sanitize bench. A machine stays warm between
+# device calls, so a run too long for one call can be split: "configure build test", then
+# "sanitize bench" on the build the first left behind.
+STAGES=" ${GPU_CHECK_STAGES:-configure build test sanitize bench} "
 # read -a: no glob expansion, so "[sanitize]" in an entry stays as written.
 [ -n "${GPU_CHECK_SANITIZE:-}" ] && read -r -a SANITIZE_TESTS <<<"$GPU_CHECK_SANITIZE"
 [ -n "${GPU_CHECK_SANITIZE_TOOLS:-}" ] && read -r -a SANITIZE_TOOLS <<<"$GPU_CHECK_SANITIZE_TOOLS"
@@ -37,7 +43,7 @@ CTEST_JOBS="${GPU_CHECK_CTEST_JOBS:-8}"
 BUDGET="${GPU_CHECK_BUDGET:-540}"   # the whole script; the device tool stops a command at 600
 LIMIT_CONFIGURE=90
 LIMIT_BUILD="${GPU_CHECK_LIMIT_BUILD:-330}"
-LIMIT_CTEST="${GPU_CHECK_LIMIT_CTEST:-180}"
+LIMIT_CTEST="${GPU_CHECK_LIMIT_CTEST:-300}"
 LIMIT_SANITIZE=60   # per binary and tool
 LIMIT_BENCH=60      # per benchmark binary
 
@@ -63,6 +69,7 @@ row() {
   ROWS+=("$(printf '%-40s %s' "$1" "$2")")
   case $2 in ok* | clean* | *passed,\ 0\ failed* | bench_* | skipped:* | "none built") ;; *) FAILED=1 ;; esac
 }
+stage() { [[ $STAGES == *" $1 "* ]]; }
 remaining() { echo $((BUDGET - ($(date +%s) - START))); }
 
 # run_step <label> <limit> <command...>: runs the command under the smaller of its limit and
@@ -108,9 +115,12 @@ say "== gpu_check $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(pwd)"
 git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /' | tee -a "$LOG"
 
 # --- configure and build ------------------------------------------------------------------
-run_step configure "$LIMIT_CONFIGURE" cmake --preset default
-row configure "$(verdict $STEP_RC)"
-if ((STEP_RC == 0)); then
+STEP_RC=0
+if stage configure; then
+  run_step configure "$LIMIT_CONFIGURE" cmake --preset default
+  row configure "$(verdict $STEP_RC)"
+fi
+if ((STEP_RC == 0)) && stage build; then
   # -k 0: past a failing target, build every other one, and test what did build below;
   # one broken header should not hide the rest.
   run_step build "$LIMIT_BUILD" cmake --build --preset default -j "$(nproc)" -- -k 0
@@ -118,25 +128,29 @@ if ((STEP_RC == 0)); then
 fi
 
 # --- the whole test suite -----------------------------------------------------------------
-JUNIT="$OUT_DIR/junit.xml"
-run_step ctest "$LIMIT_CTEST" ctest --test-dir "$BUILD" -j "$CTEST_JOBS" --output-on-failure \
-  --output-junit "$JUNIT"
-# Counted from ctest's own summary: in the JUnit file a test whose binary failed to build
-# ("Not Run", a failure) looks the same as one that skipped itself (no device).
-counts=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$STEP_OUT" | tail -n 1)
-if [ -n "$counts" ]; then
-  total=${counts##* }
-  failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$counts")
-  skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$STEP_OUT")
-  row tests "$((total - failed - skipped)) passed, $failed failed, $skipped skipped of $total"
-  failed_names=$(sed -n '/^The following tests FAILED:/,/^[^[:space:]]/p' "$STEP_OUT" |
-    sed -nE 's/^[[:space:]]+[0-9]+ - (.*)$/\1/p' | tr '\n' ' ')
-  [ -n "$failed_names" ] && row "  failed" "$failed_names"
-else
-  row tests "no result: $(verdict $STEP_RC)"
+if stage test; then
+  JUNIT="$OUT_DIR/junit.xml"
+  # shellcheck disable=SC2086  # CTEST_ARGS is a list of arguments
+  run_step ctest "$LIMIT_CTEST" ctest --test-dir "$BUILD" -j "$CTEST_JOBS" --output-on-failure \
+    --output-junit "$JUNIT" $CTEST_ARGS
+  # Counted from ctest's own summary: in the JUnit file a test whose binary failed to build
+  # ("Not Run", a failure) looks the same as one that skipped itself (no device).
+  counts=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$STEP_OUT" | tail -n 1)
+  if [ -n "$counts" ]; then
+    total=${counts##* }
+    failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$counts")
+    skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$STEP_OUT")
+    row tests "$((total - failed - skipped)) passed, $failed failed, $skipped skipped of $total"
+    failed_names=$(sed -n '/^The following tests FAILED:/,/^[^[:space:]]/p' "$STEP_OUT" |
+      sed -nE 's/^[[:space:]]+[0-9]+ - (.*)$/\1/p' | tr '\n' ' ')
+    [ -n "$failed_names" ] && row "  failed" "$failed_names"
+  else
+    row tests "no result: $(verdict $STEP_RC)"
+  fi
 fi
 
 # --- compute-sanitizer --------------------------------------------------------------------
+stage sanitize || SANITIZE_TESTS=()
 SANITIZER=$(command -v compute-sanitizer || true)
 for candidate in /usr/local/cuda/compute-sanitizer/compute-sanitizer /usr/local/cuda/bin/compute-sanitizer; do
   [ -z "$SANITIZER" ] && [ -x "$candidate" ] && SANITIZER=$candidate
@@ -174,10 +188,12 @@ for entry in "${SANITIZE_TESTS[@]}"; do
 done
 
 # --- benchmarks ---------------------------------------------------------------------------
-if ((${#BENCHES[@]} == 0)) && [ -d "$BUILD/bench" ]; then
+if ! stage bench; then
+  BENCHES=()
+elif ((${#BENCHES[@]} == 0)) && [ -d "$BUILD/bench" ]; then
   mapfile -t BENCHES < <(find "$BUILD/bench" -maxdepth 1 -type f -executable -printf '%f\n' | sort)
 fi
-if ((${#BENCHES[@]} == 0)); then
+if ((${#BENCHES[@]} == 0)) && stage bench; then
   row bench "none built"
 fi
 for name in "${BENCHES[@]}"; do
