@@ -23,4 +23,5 @@
 #include <gpusort/block/tile_io.cuh>
 
 #include <gpusort/device/bucket_offsets.cuh>
+#include <gpusort/device/merge.cuh>
 #include <gpusort/device/sort_segments.cuh>

@@ -8,23 +8,34 @@
 namespace gpusort {
 namespace policy {
 
-// Deterministic sample sort (Dehne & Zaboli). Not stable. Not built yet: its entry points
-// return cudaErrorNotSupported.
+// Deterministic sample sort (Dehne & Zaboli). Not stable. Extra memory: one copy of the keys
+// (and values) plus the m×s sample, rank and offset tables (about n·s/tile · (sizeof(Key) +
+// 20) bytes) and the segment arrays. Invalid fields: cudaErrorInvalidValue before any work.
 struct deterministic_sample {
-  int samples_per_tile = 0;  // s: splitters per tile, also the number of buckets
-  int tile_items = 0;        // items one block sorts in step 2
+  int samples_per_tile = 0;  // s: samples per tile = buckets per segment; 0 (tuned) or
+                             // 4 <= s <= min(1024, tile); a plan that would need more than 8
+                             // levels for n is refused too
+  int tile_items = 0;        // items one block sorts in step 2: 0 (read off the device) or
+                             // the tuned tile or half of it (8192 / 4096 for u32 keys);
+                             // larger than the device's shared memory grants: refused
 };
 
-// Randomized sample sort (Leischner, Osipov & Sanders). Not stable. Not built yet.
+// Randomized sample sort (Leischner, Osipov & Sanders) with equality buckets. Not stable
+// (but reproducible: the same seed gives the same result). Extra memory: one copy of the
+// keys (and values) plus O(n/P·k + n/M) bytes of bucket tables and lists. buckets: 0 or a
+// power of two in [256, 1024]; oversampling: 0 or 1 ... 4096/buckets; else
+// cudaErrorInvalidValue.
 struct randomized_sample {
   int buckets = 0;       // k
   int oversampling = 0;  // samples drawn per splitter
   std::uint64_t seed = 0x5eed;
 };
 
-// GPU-Warpsort (Ye et al.). Not stable. Not built yet.
+// GPU-Warpsort (Ye et al.). Not stable. Extra memory: one copy of the keys (and values)
+// plus a few hundred kilobytes of step-3 tables.
 struct warpsort {
-  int merge_width = 0;  // t: items a warp merges per step
+  int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 256 for items of
+                        // <= 8 bytes, else 128) or 64, 128, 256; others: cudaErrorInvalidValue
 };
 
 // Merge sort with bitonic merge networks (Satish et al.). Stable. Extra memory: one copy

@@ -14,6 +14,9 @@
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/automatic.cuh>
 #include <gpusort/detail/merge_sort.cuh>
+#include <gpusort/detail/randomized_sample_sort.cuh>
+#include <gpusort/detail/deterministic_sample_sort.cuh>
+#include <gpusort/detail/warpsort.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/validate.cuh>

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <gpusort/detail/padded_buffer.cuh>
+#include <gpusort/detail/positioned.cuh>
 
 #include <cstdint>
 
@@ -40,16 +41,27 @@ __host__ __device__ inline int regular_sample_index(int j, int valid_items, int 
 
 namespace detail {
 
+// store(j, key, position) writes sample j.
+template <int THREADS, class Tile, class Store>
+__device__ __forceinline__ void regular_sample_each(Tile& sorted_tile, int valid_items,
+                                                    int samples, std::int64_t tile_offset,
+                                                    Store store) {
+  for (int j = threadIdx.x; j < samples; j += THREADS) {
+    const int i = block::regular_sample_index(j, valid_items, samples);
+    store(j, sorted_tile[i], tile_offset + i);
+  }
+}
+
 template <int THREADS, class Tile, class Key>
 __device__ __forceinline__ void regular_sample_from(Tile& sorted_tile, int valid_items,
                                                     int samples, std::int64_t tile_offset,
                                                     Key* sample_keys,
                                                     std::int64_t* sample_positions) {
-  for (int j = threadIdx.x; j < samples; j += THREADS) {
-    const int i = block::regular_sample_index(j, valid_items, samples);
-    sample_keys[j] = sorted_tile[i];
-    sample_positions[j] = tile_offset + i;
-  }
+  regular_sample_each<THREADS>(sorted_tile, valid_items, samples, tile_offset,
+                               [=](int j, const Key& key, std::int64_t position) {
+                                 sample_keys[j] = key;
+                                 sample_positions[j] = position;
+                               });
 }
 
 }  // namespace detail
@@ -73,6 +85,19 @@ __device__ __forceinline__ void regular_sample(detail::padded_buffer<Key, N>& so
                                                std::int64_t* sample_positions) {
   detail::regular_sample_from<THREADS>(sorted_tile, valid_items, samples, tile_offset,
                                        sample_keys, sample_positions);
+}
+
+// The same, each sample written as one (key, position) item: the layout in which the sort
+// of all samples (step 4) orders them with detail::positioned_less.
+template <int THREADS, class Key, int N>
+__device__ __forceinline__ void regular_sample(detail::padded_buffer<Key, N>& sorted_tile,
+                                               int valid_items, int samples,
+                                               std::int64_t tile_offset,
+                                               detail::positioned_key<Key>* samples_out) {
+  detail::regular_sample_each<THREADS>(sorted_tile, valid_items, samples, tile_offset,
+                                       [=](int j, const Key& key, std::int64_t position) {
+                                         samples_out[j] = {key, position};
+                                       });
 }
 
 }  // namespace block

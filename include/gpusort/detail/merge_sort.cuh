@@ -16,6 +16,9 @@
 //    made every pass compute-bound (bench/RESULTS.md).
 // The passes ping-pong between the keys and one scratch copy; the tile sort writes to
 // whichever buffer makes the last pass land in the user's array.
+// The merge pass is shared with device::merge (one pair of runs of any lengths, the local
+// merge of the multi-GPU sort): a pairing functor (equal_runs, single_pair) tells a block
+// which pair of runs its output tile belongs to.
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
@@ -98,29 +101,44 @@ __global__ void __launch_bounds__(THREADS)
   block::store_blocked<THREADS>(values_out + offset, values, valid, shared.values);
 }
 
-// The pair of runs (a, b) that output position `position` belongs to, for runs of `run`.
-struct run_pair {
-  std::int64_t start, a_count, b_count;
-  __host__ __device__ run_pair(std::int64_t position, std::int64_t run, std::int64_t n) {
-    start = position / (2 * run) * (2 * run);
+// Which two sorted runs an output position merges, as a small functor so that one pair of
+// kernels serves the sort's passes (runs of equal length in one array) and device::merge
+// (one pair of arbitrary lengths from two arrays).
+// merge_pair: the pair's output starts at `start`; run a is a_count items at a_begin of
+// the a input, run b is b_count items at b_begin of the b input.
+struct merge_pair {
+  std::int64_t start, a_begin, a_count, b_begin, b_count;
+};
+
+// Sort passes: runs of `run` items, a and b adjacent in one array of n items.
+struct equal_runs {
+  std::int64_t run, n;
+  __host__ __device__ merge_pair operator()(std::int64_t position) const {
+    const std::int64_t start = position / (2 * run) * (2 * run);
     const std::int64_t a_end = start + run < n ? start + run : n;
     const std::int64_t b_end = start + 2 * run < n ? start + 2 * run : n;
-    a_count = a_end - start;
-    b_count = b_end - a_end;
+    return {start, start, a_end - start, a_end, b_end - a_end};
+  }
+};
+
+// device::merge: one pair, a[0, a_count) and b[0, b_count) in two arrays.
+struct single_pair {
+  std::int64_t a_count, b_count;
+  __host__ __device__ merge_pair operator()(std::int64_t) const {
+    return {0, 0, a_count, 0, b_count};
   }
 };
 
 // splits[i]: how many items of run a precede the output of block i within its pair.
-template <int TILE, class Key, class Compare>
-__global__ void merge_partition_kernel(const Key* keys, std::int64_t n, std::int64_t run,
+template <int TILE, class Key, class Pairing, class Compare>
+__global__ void merge_partition_kernel(const Key* a_keys, const Key* b_keys, Pairing pairing,
                                        std::int64_t* splits, std::int64_t blocks, Compare cmp) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= blocks) return;
   const std::int64_t position = i * TILE;
-  const run_pair pair(position, run, n);
-  const Key* a = keys + pair.start;
-  splits[i] = thread::merge_path(a, pair.a_count, a + pair.a_count, pair.b_count,
-                                 position - pair.start, cmp);
+  const merge_pair pair = pairing(position);
+  splits[i] = thread::merge_path(a_keys + pair.a_begin, pair.a_count, b_keys + pair.b_begin,
+                                 pair.b_count, position - pair.start, cmp);
 }
 
 // Coalesced copy of `count` items into shared memory at `at`.
@@ -131,17 +149,18 @@ __device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, in
   }
 }
 
-template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Pairing,
+          class Compare>
 __global__ void __launch_bounds__(THREADS)
-    merge_pass_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
-                      Value* values_out, std::int64_t n, std::int64_t run,
+    merge_pass_kernel(const Key* a_keys, const Value* a_values, const Key* b_keys,
+                      const Value* b_values, Key* keys_out, Value* values_out, Pairing pairing,
                       const std::int64_t* splits, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
   __shared__ block::tile_buffer<THREADS, ITEMS, Key> shared_keys;
   __shared__ block::tile_buffer<THREADS, ITEMS, Value> shared_values;
   __shared__ int thread_splits[THREADS + 1];
   const std::int64_t position = static_cast<std::int64_t>(blockIdx.x) * tile;
-  const run_pair pair(position, run, n);
+  const merge_pair pair = pairing(position);
   const std::int64_t diagonal = position - pair.start;
   const std::int64_t pair_count = pair.a_count + pair.b_count;
   const int out_count = static_cast<int>(pair_count - diagonal < tile ? pair_count - diagonal : tile);
@@ -156,14 +175,14 @@ __global__ void __launch_bounds__(THREADS)
   const std::int64_t a_most = min(std::int64_t(out_count), pair.a_count - a_begin);
   const int a_count = static_cast<int>(min(max(a_end - a_begin, a_least), a_most));
   const int b_count = out_count - a_count;
-  const std::int64_t a_offset = pair.start + a_begin;
-  const std::int64_t b_offset = pair.start + pair.a_count + b_begin;
+  const std::int64_t a_offset = pair.a_begin + a_begin;
+  const std::int64_t b_offset = pair.b_begin + b_begin;
 
   // The block's pieces of a and b, one after the other, in shared memory.
-  stage<THREADS>(keys_in + a_offset, a_count, shared_keys, 0);
-  stage<THREADS>(keys_in + b_offset, b_count, shared_keys, a_count);
-  stage<THREADS>(values_in + a_offset, a_count, shared_values, 0);
-  stage<THREADS>(values_in + b_offset, b_count, shared_values, a_count);
+  stage<THREADS>(a_keys + a_offset, a_count, shared_keys, 0);
+  stage<THREADS>(b_keys + b_offset, b_count, shared_keys, a_count);
+  stage<THREADS>(a_values + a_offset, a_count, shared_values, 0);
+  stage<THREADS>(b_values + b_offset, b_count, shared_values, a_count);
   __syncthreads();
 
   // Each thread finds where its ITEMS outputs start; where they end is where the next
@@ -229,6 +248,37 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
+// Merge tiles (blocks of merge_pass_kernel) for n output items.
+template <class Key, class Value>
+constexpr std::int64_t merge_blocks_for(std::int64_t n) {
+  return (n + merge_tuning<Key, Value>::merge_tile - 1) / merge_tuning<Key, Value>::merge_tile;
+}
+
+// Threads per block of the partition kernel: one merge-path search per thread.
+constexpr int merge_partition_threads = 128;
+
+// One merge pass over n output items: a merge-path split per merge tile, then the tiles.
+// splits: scratch for merge_blocks_for(n) + 1 co-ranks. Shared by the sort's passes and
+// device::merge; outputs must not overlap the inputs.
+template <class Key, class Value, class Pairing, class Compare>
+cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Key* b_keys,
+                              const Value* b_values, Key* keys_out, Value* values_out,
+                              Pairing pairing, std::int64_t n, std::int64_t* splits,
+                              Compare cmp, cudaStream_t stream) {
+  using tuning = merge_tuning<Key, Value>;
+  constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
+  const std::int64_t blocks = merge_blocks_for<Key, Value>(n);
+  const auto partition_grid =
+      static_cast<unsigned>((blocks + merge_partition_threads - 1) / merge_partition_threads);
+  merge_partition_kernel<tuning::merge_tile>
+      <<<partition_grid, merge_partition_threads, 0, stream>>>(a_keys, b_keys, pairing, splits,
+                                                              blocks, cmp);
+  merge_pass_kernel<tuning::threads, tuning::merge_items, ranked_items>
+      <<<static_cast<unsigned>(blocks), tuning::threads, 0, stream>>>(
+          a_keys, a_values, b_keys, b_values, keys_out, values_out, pairing, splits, cmp);
+  return cudaPeekAtLastError();
+}
+
 // Scratch: a second copy of keys (and values) and one co-rank per merge block.
 template <class Key, class Value>
 struct merge_plan {
@@ -239,7 +289,7 @@ struct merge_plan {
 
   explicit merge_plan(std::int64_t n)
       : sort_blocks((n + tuning::sort_tile - 1) / tuning::sort_tile),
-        merge_blocks((n + tuning::merge_tile - 1) / tuning::merge_tile),
+        merge_blocks(merge_blocks_for<Key, Value>(n)),
         layout({n * sizeof(Key), has_values<Value> ? n * sizeof(Value) : 0,
                 (merge_blocks + 1) * sizeof(std::int64_t)}) {
     for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) ++passes;
@@ -285,16 +335,11 @@ struct algorithm<policy::merge> {
         <<<static_cast<unsigned>(plan.sort_blocks), threads, 0, stream>>>(
             keys, values, current_keys, current_values, n, cmp);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
-    constexpr int partition_threads = 128;
-    const auto partition_grid =
-        static_cast<unsigned>((plan.merge_blocks + partition_threads - 1) / partition_threads);
     for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) {
-      merge_partition_kernel<tuning::merge_tile><<<partition_grid, partition_threads, 0, stream>>>(
-          current_keys, n, run, splits, plan.merge_blocks, cmp);
-      merge_pass_kernel<threads, tuning::merge_items, ranked_items>
-          <<<static_cast<unsigned>(plan.merge_blocks), threads, 0, stream>>>(
-              current_keys, current_values, other_keys, other_values, n, run, splits, cmp);
-      if (cudaError_t e = cudaPeekAtLastError()) return e;
+      if (cudaError_t e = launch_merge_pass(current_keys, current_values, current_keys,
+                                            current_values, other_keys, other_values,
+                                            equal_runs{run, n}, n, splits, cmp, stream))
+        return e;
       std::swap(current_keys, other_keys);
       std::swap(current_values, other_values);
     }

@@ -21,5 +21,33 @@ __host__ __device__ __forceinline__ bool precedes(const Key& a, std::int64_t pos
   return cmp(a, b) || (!cmp(b, a) && pos_a < pos_b);
 }
 
+// A sample of the deterministic sample sort as one item, so that the sort of all samples
+// (Algorithm 1 step 4) can order it with a comparator. A negative position marks an empty
+// slot of the fixed-size sample table (a tile that does not exist); its key must still be a
+// real key, because the comparator reads it without a branch.
+template <class Key>
+struct positioned_key {
+  Key key;
+  std::int64_t position;
+};
+
+constexpr std::int64_t absent_position = -1;
+
+// precedes() on positioned_key, empty slots after every sample. Evaluated without short
+// cuts: a branch per comparison makes the sorting networks diverge.
+template <class Compare>
+struct positioned_less {
+  Compare cmp;
+  template <class Key>
+  __host__ __device__ __forceinline__ bool operator()(const positioned_key<Key>& a,
+                                                      const positioned_key<Key>& b) const {
+    const bool a_first = cmp(a.key, b.key);
+    const bool b_first = cmp(b.key, a.key);
+    const bool a_present = a.position >= 0;
+    const bool b_absent = b.position < 0;
+    return a_present & (b_absent | a_first | (!b_first & (a.position < b.position)));
+  }
+};
+
 }  // namespace detail
 }  // namespace gpusort

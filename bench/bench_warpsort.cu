@@ -1,0 +1,121 @@
+// GPU-Warpsort studies on today's GPU (Ye et al., Fig. 11-14), next to CUB on the same inputs:
+//   step1/...      Fig. 11: step 1 alone, each chunk sorted by its own warp (registers and
+//                  shuffles, no barrier) or by a block (block::bitonic_sort, barriers).
+//   step2/...      Fig. 12/13: steps 1-2, the warp merges by the bitonic buffer or by rank
+//                  (merge-path, one sequential merge per lane).
+//   merge/...      Fig. 13 for the whole sort: bitonic buffer vs rank merge.
+//   width/...      the merge buffer t = policy.merge_width: 64, 128, 256.
+//   steps/...      Fig. 14: the sort stopped after step k = 1..4 (step k's own time is the
+//                  difference of neighbours); u32 keys and u32:u32 pairs, 2^20/2^24/2^28.
+//   dist/...       the full sort over every distribution at 2^24 (sorted and reverse sorted
+//                  must stay within 1.3x of uniform: step 4 is balanced by output).
+// CUB radix and merge sorts run on each size and item type. A run stopped early is checked
+// for order within the segments it has sorted (chunks after step 1, runs after steps 2-3).
+// Filter with --benchmark_filter, e.g. 'steps/u32:u32'.
+#include "common/harness.cuh"
+
+#include <gpusort/gpusort.cuh>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+using namespace gpusort_bench;
+using gpusort::detail::warpsort_step1;
+using gpusort::detail::warpsort_step2;
+
+namespace {
+
+template <warpsort_step1 STEP1, warpsort_step2 STEP2, class Compare = gpusort::less>
+struct warpsort_variant {
+  gpusort::policy::warpsort policy{};
+  int last_step = 4;
+  Compare cmp{};
+
+  template <class Key, class Value>
+  cudaError_t operator()(void* d_temp, std::size_t& temp_bytes, sort_data<Key, Value>& data,
+                         cudaStream_t stream) const {
+    constexpr bool pairs = sort_data<Key, Value>::pairs;
+    using V = std::conditional_t<pairs, Value, gpusort::detail::no_value>;
+    V* values = nullptr;
+    if constexpr (pairs) values = data.values();
+    if (d_temp == nullptr) {
+      // The policy's own size query; also sets which segments a stopped run has sorted.
+      const gpusort::detail::warpsort_shape<Key, V> shape(data.size());
+      data.verify_segment = last_step >= 4   ? 0
+                            : last_step == 1 ? gpusort::detail::warpsort_tuning<Key, V>::chunk
+                                             : shape.run_after_step2;
+      if constexpr (pairs)
+        return gpusort::sort_pairs(policy, nullptr, temp_bytes, data.keys(), values, data.size(),
+                                   cmp, stream);
+      else
+        return gpusort::sort_keys(policy, nullptr, temp_bytes, data.keys(), data.size(), cmp,
+                                  stream);
+    }
+    Key* result_keys = nullptr;
+    V* result_values = nullptr;
+    const cudaError_t status = gpusort::detail::warpsort_sort<STEP1, STEP2>(
+        policy, d_temp, data.keys(), values, data.size(), cmp, stream, last_step, &result_keys,
+        &result_values);
+    data.result_keys = result_keys;
+    if constexpr (pairs) data.result_values = result_values;
+    return status;
+  }
+};
+
+using default_variant = warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::bitonic_merge>;
+
+template <class Key, class Value, class Sort>
+void add(const std::string& name, std::int64_t n, distribution d, Sort sort) {
+  const std::string full = name + "/" + item_name<Key, Value>() + "/" + gpusort_test::name(d) +
+                           "/n:" + size_name(n);
+  configure(benchmark::RegisterBenchmark(full.c_str(), [n, d, sort](benchmark::State& state) {
+    bench_sort<Key, Value>(state, n, d, sort, gpusort::less{});
+  }));
+}
+
+template <class Key, class Value>
+void register_studies(std::int64_t n) {
+  const distribution u = distribution::uniform;
+  // Fig. 11: step 1, warp vs block.
+  add<Key, Value>("step1/warp_bitonic", n, u,
+                  warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::bitonic_merge>{{}, 1});
+  add<Key, Value>("step1/block_bitonic", n, u,
+                  warpsort_variant<warpsort_step1::block_bitonic, warpsort_step2::bitonic_merge>{{}, 1});
+  // Fig. 12/13: steps 1-2 and the whole sort, bitonic buffer vs rank merge.
+  add<Key, Value>("step2/bitonic_merge", n, u, default_variant{{}, 2});
+  add<Key, Value>("step2/rank_merge", n, u,
+                  warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>{{}, 2});
+  add<Key, Value>("merge/bitonic_merge", n, u, default_variant{{}, 4});
+  add<Key, Value>("merge/rank_merge", n, u,
+                  warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>{{}, 4});
+  // The merge buffer width.
+  for (int width : {64, 128, 256}) {
+    default_variant v{{}, 4};
+    v.policy.merge_width = width;
+    add<Key, Value>("width/t:" + std::to_string(width), n, u, v);
+  }
+  // Fig. 14: cumulative time after each step.
+  for (int step = 1; step <= 4; ++step)
+    add<Key, Value>("steps/after_step:" + std::to_string(step), n, u, default_variant{{}, step});
+  cub_baseline::register_baselines<Key, Value, gpusort::less>(n, u);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_main(argc, argv, [] {
+    for (int e : {20, 24, 28}) {
+      const std::int64_t n = std::int64_t(1) << e;
+      register_studies<std::uint32_t, void>(n);
+      register_studies<std::uint32_t, std::uint32_t>(n);
+    }
+    for (distribution d : gpusort_test::all_distributions) {
+      add<std::uint32_t, void>("dist/warpsort", std::int64_t(1) << 24, d, default_variant{});
+      add<std::uint32_t, std::uint32_t>("dist/warpsort", std::int64_t(1) << 24, d,
+                                        default_variant{});
+      if (d != distribution::uniform)  // uniform's baselines are registered above
+        cub_baseline::register_baselines<std::uint32_t, void, gpusort::less>(std::int64_t(1) << 24, d);
+    }
+  });
+}

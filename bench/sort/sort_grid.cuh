@@ -1,0 +1,80 @@
+// bench/sort/sort_grid.cuh — the inputs bench_sort measures every sort on, and how a gpusort
+// policy is registered on them (DESIGN.md §5): uniform u32, u64, u32:u32 pairs and 16-byte
+// keys at 2^20, 2^24 and 2^28 (2^27 for 16-byte keys), and u32 keys over every
+// distribution at 2^24. Each policy registers from a translation unit of its own
+// (bench/sort/<policy>.cu), so that the heavy instantiations compile in parallel.
+#pragma once
+
+#include "common/harness.cuh"
+
+#include <gpusort/sort.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace gpusort_bench {
+
+// A gpusort policy as a sort callable for run_sort / bench_sort.
+template <class Policy, class Compare>
+struct gpusort_sort {
+  Policy policy{};
+  Compare cmp{};
+  template <class Key, class Value>
+  cudaError_t operator()(void* d_temp, std::size_t& temp_bytes, sort_data<Key, Value>& data,
+                         cudaStream_t stream) const {
+    if constexpr (sort_data<Key, Value>::pairs)
+      return gpusort::sort_pairs(policy, d_temp, temp_bytes, data.keys(), data.values(),
+                                 data.size(), cmp, stream);
+    else
+      return gpusort::sort_keys(policy, d_temp, temp_bytes, data.keys(), data.size(), cmp,
+                                stream);
+  }
+};
+
+// Calls visit.apply<Key, Value, Compare>(n, distribution) for every input of the grid.
+template <class Visitor>
+void for_each_sort_input(Visitor&& visit) {
+  using gpusort_test::key16;
+  using gpusort_test::key16_less;
+  for (int e : {20, 24, 28}) {
+    const std::int64_t n = std::int64_t(1) << e;
+    visit.template apply<std::uint32_t, void, gpusort::less>(n, distribution::uniform);
+    visit.template apply<std::uint64_t, void, gpusort::less>(n, distribution::uniform);
+    visit.template apply<std::uint32_t, std::uint32_t, gpusort::less>(n, distribution::uniform);
+    visit.template apply<key16, void, key16_less>(std::int64_t(1) << std::min(e, 27),
+                                                  distribution::uniform);
+  }
+  for (distribution d : gpusort_test::all_distributions) {
+    if (d != distribution::uniform)
+      visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << 24, d);
+  }
+}
+
+// Registers `Policy` as "<name>/<item>/<distribution>/n:<n>" on every input of the grid.
+template <class Policy>
+struct policy_registrar {
+  const char* policy_name;
+  template <class Key, class Value, class Compare>
+  void apply(std::int64_t n, distribution d) const {
+    const std::string name = std::string(policy_name) + "/" + item_name<Key, Value>() + "/" +
+                             gpusort_test::name(d) + "/n:" + size_name(n);
+    configure(benchmark::RegisterBenchmark(name.c_str(), [n, d](benchmark::State& state) {
+      bench_sort<Key, Value>(state, n, d, gpusort_sort<Policy, Compare>{}, Compare{});
+    }));
+  }
+};
+
+template <class Policy>
+void register_policy_grid(const char* policy_name) {
+  for_each_sort_input(policy_registrar<Policy>{policy_name});
+}
+
+// One function per translation unit (bench/sort/*.cu).
+void register_cub_grid();
+void register_merge_grid();
+void register_warpsort_grid();
+void register_randomized_sample_grid();
+void register_deterministic_sample_grid();
+
+}  // namespace gpusort_bench

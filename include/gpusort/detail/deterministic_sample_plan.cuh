@@ -1,0 +1,133 @@
+// gpusort/detail/deterministic_sample_plan.cuh — the host-side plan of the deterministic
+// sample sort's recursion (Dehne & Zaboli, Algorithm 1, with step 9 recursing).
+//
+// Why the host can plan everything without reading device data: a level cuts every segment
+// of at most B items into tiles of T items, takes s regular samples per sorted tile, and
+// splits the segment at every m-th of its m·s sorted samples (m = its tile count). Ties are
+// broken by position (detail::precedes), so all items are distinct and, by the regular-
+// sampling argument of Shi & Schaeffer, every bucket holds at most
+//     2 · ceil(B / T) · ceil(T / s)   (about 2B / s)
+// items, whatever the keys. The bounds of all levels follow from n alone, so the number of
+// levels, the worst-case grid of every launch and every temp array are known up front; the
+// kernels read the real segment sizes and idle blocks exit.
+//
+// Levels run until the bound fits one block of the final bucket sort (max_segment items,
+// device::sort_segments). A level launches at most min(floor((n + K(T - 1)) / T), K·ceil(B/T))
+// tile blocks for K input segments: a segment's tiles waste at most one partial tile.
+// All arithmetic is __host__ __device__ and tested on the host.
+#pragma once
+
+#include <cstdint>
+
+namespace gpusort {
+namespace detail {
+
+__host__ __device__ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// The largest bucket one level makes of segments of at most `segment_bound` items.
+__host__ __device__ inline std::int64_t deterministic_sample_bucket_bound(std::int64_t segment_bound,
+                                                                          std::int64_t tile_items,
+                                                                          std::int64_t samples) {
+  const std::int64_t bound = 2 * ceil_div(segment_bound, tile_items) * ceil_div(tile_items, samples);
+  // A bucket is part of its segment.
+  return bound < segment_bound ? bound : segment_bound;
+}
+
+// Tile blocks a level launches: an upper bound of the real tiles of K segments of at most
+// `segment_bound` items that together hold n items.
+__host__ __device__ inline std::int64_t deterministic_sample_level_rows(std::int64_t n,
+                                                                        std::int64_t segments,
+                                                                        std::int64_t segment_bound,
+                                                                        std::int64_t tile_items) {
+  const std::int64_t by_total = (n + segments * (tile_items - 1)) / tile_items;
+  const std::int64_t by_bound = segments * ceil_div(segment_bound, tile_items);
+  return by_total < by_bound ? by_total : by_bound;
+}
+
+struct deterministic_sample_plan {
+  // Enough for n = 2^40 with s = 16; a policy needing more is refused.
+  static constexpr int max_levels = 8;
+  // Segment counts above this would make the tables of a level exceed any device memory.
+  static constexpr std::int64_t max_segment_count = std::int64_t(1) << 32;
+
+  std::int64_t n = 0;
+  std::int64_t tile_items = 0;
+  std::int64_t samples = 0;      // s: samples per tile = buckets per segment
+  std::int64_t max_segment = 0;  // the longest segment the final bucket sort sorts
+  bool feasible = false;         // false: the bound does not shrink, or too many levels
+  int levels = 0;                // partition levels before the bucket sort
+
+  // Per level l < levels: K segments of at most bound items enter; rows tile blocks run.
+  // segments[levels] / bound[levels]: what the final bucket sort gets.
+  std::int64_t segments[max_levels + 1] = {};
+  std::int64_t bound[max_levels + 1] = {};
+  std::int64_t rows[max_levels] = {};
+
+  std::int64_t max_rows = 0;      // largest rows[l]: sizes the m×s tables
+  std::int64_t max_segments = 0;  // largest segments[l], final included
+
+  __host__ __device__ deterministic_sample_plan(std::int64_t n_, std::int64_t tile_items_,
+                                                std::int64_t samples_, std::int64_t max_segment_)
+      : n(n_), tile_items(tile_items_), samples(samples_), max_segment(max_segment_) {
+    if (n < 0 || tile_items < 1 || samples < 2 || max_segment < 1) return;
+    segments[0] = 1;
+    bound[0] = n;
+    max_segments = 1;
+    while (bound[levels] > max_segment) {
+      if (levels == max_levels) return;
+      const std::int64_t next = deterministic_sample_bucket_bound(bound[levels], tile_items, samples);
+      if (next >= bound[levels]) return;  // no progress: s too small for this tile
+      if (segments[levels] > max_segment_count / samples) return;
+      rows[levels] = deterministic_sample_level_rows(n, segments[levels], bound[levels], tile_items);
+      if (rows[levels] > max_rows) max_rows = rows[levels];
+      segments[levels + 1] = segments[levels] * samples;
+      bound[levels + 1] = next;
+      if (segments[levels + 1] > max_segments) max_segments = segments[levels + 1];
+      ++levels;
+    }
+    feasible = true;
+  }
+};
+
+// Estimated device time of a plan, to choose the default s: each level costs a tile-sort
+// pass and a relocation over every item, the sort of its rows·s samples, and a fixed launch
+// overhead; the bucket sort adds one more pass. Only the ranking of the candidates matters.
+struct deterministic_sample_costs {
+  double pass_ns_per_item;
+  double sample_ns_per_sample;
+  double level_ns;
+};
+
+__host__ __device__ inline double deterministic_sample_estimate(const deterministic_sample_plan& plan,
+                                                                const deterministic_sample_costs& c) {
+  double ns = static_cast<double>(plan.n) * c.pass_ns_per_item * (plan.levels + 1);
+  for (int l = 0; l < plan.levels; ++l)
+    ns += static_cast<double>(plan.rows[l]) * plan.samples * c.sample_ns_per_sample + c.level_ns;
+  return ns;
+}
+
+// The s among the powers of two in [min_samples, max_samples] (and <= tile_items) whose
+// feasible plan has the least estimated time; 0 if none is feasible.
+__host__ __device__ inline int deterministic_sample_choose_samples(std::int64_t n, std::int64_t tile_items,
+                                                                   std::int64_t max_segment,
+                                                                   int min_samples, int max_samples,
+                                                                   const deterministic_sample_costs& c) {
+  int best = 0;
+  double best_ns = 0;
+  for (int s = 1; s <= max_samples && s <= tile_items; s *= 2) {
+    if (s < min_samples) continue;
+    const deterministic_sample_plan plan(n, tile_items, s, max_segment);
+    if (!plan.feasible) continue;
+    const double ns = deterministic_sample_estimate(plan, c);
+    if (best == 0 || ns < best_ns) {
+      best = s;
+      best_ns = ns;
+    }
+  }
+  return best;
+}
+
+}  // namespace detail
+}  // namespace gpusort

@@ -1,0 +1,642 @@
+// gpusort/detail/deterministic_sample_sort.cuh — policy::deterministic_sample: deterministic
+// sample sort (Dehne & Zaboli, "Deterministic Sample Sort for GPUs", Algorithm 1).
+//
+// One level, on every segment of the array at once (level 1: the whole array):
+//  1–3. Each block sorts one tile of its segment in shared memory (block::bitonic_sort) and,
+//       while the sorted tile is still in the write-back buffer, takes its s regular samples
+//       (block::regular_sample) as (key, position) items into a fixed m×s sample table.
+//  4.   One sort of the whole table (policy::merge's kernels on positioned keys). Positions
+//       are array indices, so the samples of segment k all precede those of segment k + 1:
+//       one sort serves every segment, and each segment's samples come out contiguous.
+//  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
+//       m = the segment's tile count) and locates them in its sorted tile by the halving
+//       parallel binary search (block::locate_splitters).
+//  7.   Segment-major, column-major exclusive scan of the m×s table
+//       (device::segmented_bucket_offsets): where each tile's part of each bucket goes.
+//  8.   Coalesced relocation into the other buffer; the buckets become the next segments.
+//  9.   Levels repeat until every segment fits one block (the bound is deterministic:
+//       detail/deterministic_sample_plan.cuh), then device::sort_segments sorts them all.
+// Ties are broken by position everywhere (detail::precedes), so buckets keep the 2n/s bound
+// on all-equal and few-distinct input: those cost what uniform input costs.
+//
+// No host synchronisation and no device allocation: the host plans every level from n (grids
+// for the worst case, blocks past their segment's real tiles exit) and all scratch comes from
+// the temp storage. Not stable. Extra memory (temp_storage_bytes), R = the most tile rows a
+// level launches (plan.max_rows), K = the most segments (plan.max_segments):
+//   n·(sizeof(Key) + sizeof(Value))                      the relocation target
+// + R·s·sizeof(positioned_key<Key>)                      the sample table
+// + max(R·s·(4 + 8), policy::merge's scratch for R·s samples)   ranks + offsets, which share
+//                                                         their region with the sample sort
+// + 8·R + 3·8·(K + 1) + CUB scan scratch                 row→segment map, segment arrays
+// (none of it when n fits one block: then only the bucket sort runs).
+#pragma once
+
+#include <gpusort/block/bitonic_sort.cuh>
+#include <gpusort/block/locate_splitters.cuh>
+#include <gpusort/block/regular_sample.cuh>
+#include <gpusort/block/tile_io.cuh>
+#include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/deterministic_sample_plan.cuh>
+#include <gpusort/detail/merge_sort.cuh>
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/positioned.cuh>
+#include <gpusort/detail/shared_memory.cuh>
+#include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/device/bucket_offsets.cuh>
+#include <gpusort/device/sort_segments.cuh>
+#include <gpusort/policy.cuh>
+
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace gpusort {
+namespace detail {
+
+template <class Key, class Value>
+struct deterministic_sample_tuning {
+  using segment_tuning = segment_sort_tuning<Key, Value>;
+  // Steps 1–2 sort tiles of the final bucket sort's largest shape (32 items per thread where
+  // the storage fits: the fastest bitonic shape measured), so a level's tile and a final
+  // bucket are one size and the plan needs one number.
+  static constexpr int threads = segment_tuning::large_threads;
+  static constexpr int items = segment_tuning::large_items;
+  static constexpr int tile = threads * items;
+  // Half the tile: for devices that grant less shared memory, and for inputs too small to
+  // give every SM two tiles.
+  static constexpr int half_threads = threads / 2;
+  static constexpr int half_tile = half_threads * items;
+  static constexpr int min_tiles_per_sm = 2;
+  // Default s: the candidate with the least estimated time (deterministic_sample_choose_
+  // samples) — fewer levels against a larger sample sort. PROVISIONAL estimates from
+  // bench/RESULTS.md (H100) until the lead's sweep (bench_deterministic_sample, time vs s):
+  // a pass = an 8K-tile bitonic sort (4.3 ms per 2^28 u32) plus a relocation (0.7 ms); a
+  // sample = an item of policy::merge on 16-byte ranked keys (12.7 ms per 2^24); a level
+  // = about 12 launches.
+  static constexpr double pass_ns_per_item = 0.019;
+  static constexpr double sample_ns_per_sample = 0.75;
+  static constexpr double level_ns = 60000;
+  static constexpr int min_default_samples = 16;
+  // Fewer than 4 samples need not shrink a segment of just over one tile.
+  static constexpr int min_samples = 4;
+  // A tile's splitters and table row live in shared memory.
+  static constexpr int max_samples = 1024;
+  static constexpr int locate_threads = 128;
+  static constexpr int relocate_threads = 256;
+  static constexpr int helper_threads = 256;
+};
+
+template <class Key, class Value, bool HALF>
+constexpr std::size_t deterministic_sample_tile_bytes() {
+  using tuning = deterministic_sample_tuning<Key, Value>;
+  return sizeof(segment_tile_storage<Key, Value, HALF ? tuning::half_threads : tuning::threads,
+                                     tuning::items>);
+}
+
+// Shared memory of the locate kernel: s − 1 splitter positions, then keys.
+template <class Key>
+constexpr std::size_t deterministic_sample_locate_bytes(int samples) {
+  const std::size_t splitters = samples > 1 ? static_cast<std::size_t>(samples - 1) : 0;
+  return (splitters * sizeof(std::int64_t) + 15) / 16 * 16 + splitters * sizeof(Key);
+}
+
+// Steps a benchmark may stop after (the paper's Fig. 5 breakdown): every step up to and
+// including the named one runs on the first level; bucket_sort is the whole sort (all further
+// levels and step 9). Library callers always run bucket_sort.
+enum class deterministic_sample_stop_after {
+  local_sort,       // steps 1–3: tile sort with the samples taken at the write-back
+  sample_sort,      // step 4
+  sample_indexing,  // steps 5–6
+  prefix_sum,       // step 7
+  relocation,       // step 8 (data now in the scratch copy)
+  bucket_sort,      // step 9: further levels and the bucket sort
+};
+
+// The tile a block of a level sorts: row `row` of the level's table.
+struct deterministic_sample_tile {
+  bool exists;
+  std::int64_t segment;
+  std::int64_t offset;  // first item, an index into the level's array
+  int valid;            // items in the tile
+};
+
+// The segment whose tiles include row `row` of a level's table, or −1 for a row launched
+// for the worst case that holds no tile. tile_starts: K + 1 entries, the exclusive scan of
+// the segments' tile counts. Found once per row and level (a binary search over K + 1
+// entries), so that the three kernels of the level read it instead of searching.
+__host__ __device__ inline std::int64_t deterministic_sample_segment_of(std::int64_t row,
+                                                                        const std::int64_t* tile_starts,
+                                                                        std::int64_t segments) {
+  if (row >= tile_starts[segments]) return -1;
+  // The last segment whose first tile is at or before `row` (empty segments share it).
+  std::int64_t lo = 0, hi = segments;
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (tile_starts[mid] <= row) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// The tile of row `row`, which belongs to `segment` (−1: none). segment_offsets: K + 1
+// entries, segment k is [offsets[k], offsets[k + 1]).
+__host__ __device__ inline deterministic_sample_tile deterministic_sample_tile_at(
+    std::int64_t row, std::int64_t segment, const std::int64_t* segment_offsets,
+    const std::int64_t* tile_starts, std::int64_t tile_items) {
+  if (segment < 0) return {false, 0, 0, 0};
+  const std::int64_t offset = segment_offsets[segment] + (row - tile_starts[segment]) * tile_items;
+  const std::int64_t left = segment_offsets[segment + 1] - offset;
+  return {true, segment, offset, static_cast<int>(left < tile_items ? left : tile_items)};
+}
+
+__host__ __device__ inline deterministic_sample_tile find_deterministic_sample_tile(
+    std::int64_t row, const std::int64_t* segment_offsets, const std::int64_t* tile_starts,
+    std::int64_t segments, std::int64_t tile_items) {
+  return deterministic_sample_tile_at(row, deterministic_sample_segment_of(row, tile_starts, segments),
+                                      segment_offsets, tile_starts, tile_items);
+}
+
+// Tiles of segment k (0 for k == K, so that the exclusive scan's last entry is the total).
+struct deterministic_sample_segment_tiles {
+  const std::int64_t* segment_offsets;
+  std::int64_t segments;
+  std::int64_t tile_items;
+  __host__ __device__ std::int64_t operator()(std::int64_t k) const {
+    return k < segments ? ceil_div(segment_offsets[k + 1] - segment_offsets[k], tile_items) : 0;
+  }
+};
+
+// Entry (tile, bucket) of the m×s count table from the tile's splitter ranks.
+struct deterministic_sample_rank_counts {
+  const int* ranks;
+  int samples;
+  __host__ __device__ std::int64_t operator()(std::int64_t r) const {
+    return ranks[r] - (r % samples == 0 ? 0 : ranks[r - 1]);
+  }
+};
+
+// Step 5: global splitter b (0 <= b < s − 1) of a segment of m tiles is its sample
+// (b + 1)·m, counted from the segment's first sample in the sorted table.
+__host__ __device__ inline std::int64_t deterministic_sample_splitter_index(int b, std::int64_t m) {
+  return (b + 1) * m;
+}
+
+// The bucket of tile item i: the first b with ranks[b] > i (ranks[s − 1] = the tile's size).
+__host__ __device__ inline int deterministic_sample_bucket_of(int i, const int* row_ranks,
+                                                              int samples) {
+  int lo = 0, hi = samples - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (row_ranks[mid] <= i) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+// Entry i of the next level's segment offsets: where bucket i % s of segment i / s starts
+// (the offset of its first tile's part; a segment without tiles: where it starts), and n
+// at i = K·s.
+__host__ __device__ inline std::int64_t deterministic_sample_next_segment(
+    std::int64_t i, const std::int64_t* segment_offsets, const std::int64_t* tile_starts,
+    std::int64_t segments, int samples, const std::int64_t* offset_table, std::int64_t n) {
+  if (i == segments * samples) return n;
+  const std::int64_t k = i / samples;
+  const std::int64_t first_tile = tile_starts[k];
+  return tile_starts[k + 1] > first_tile ? offset_table[first_tile * samples + i % samples]
+                                         : segment_offsets[k];
+}
+
+// ---- kernels (thin: the block building blocks do the work) --------------------------------
+
+__global__ void deterministic_sample_whole_kernel(std::int64_t* segment_offsets, std::int64_t n) {
+  segment_offsets[0] = 0;
+  segment_offsets[1] = n;
+}
+
+__global__ void deterministic_sample_rows_kernel(const std::int64_t* tile_starts,
+                                                 std::int64_t segments, std::int64_t rows,
+                                                 std::int64_t* row_segments) {
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row < rows) row_segments[row] = deterministic_sample_segment_of(row, tile_starts, segments);
+}
+
+// Steps 1–3.
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    deterministic_sample_tile_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
+                                     const std::int64_t* tile_starts, const std::int64_t* row_segments,
+                                     int samples, positioned_key<Key>* sample_table, Compare cmp) {
+  constexpr int tile = THREADS * ITEMS;
+  using storage = segment_tile_storage<Key, Value, THREADS, ITEMS>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  storage& shared = *reinterpret_cast<storage*>(shared_bytes);
+  const std::int64_t row = blockIdx.x;
+  positioned_key<Key>* row_samples = sample_table + row * samples;
+  const deterministic_sample_tile t =
+      deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile);
+  if (!t.exists) {
+    // Rows launched for the worst case: their table slots sort after every sample.
+    for (int j = threadIdx.x; j < samples; j += THREADS) row_samples[j] = {keys[0], absent_position};
+    return;
+  }
+  Key tile_keys[ITEMS];
+  Value tile_values[ITEMS];
+  block::load_blocked<THREADS>(keys + t.offset, tile_keys, t.valid, shared.keys);
+  block::load_blocked<THREADS>(values + t.offset, tile_values, t.valid, shared.values);
+  block::bitonic_sort<THREADS>(tile_keys, tile_values, t.valid, cmp, shared.network);
+  block::store_blocked<THREADS>(keys + t.offset, tile_keys, t.valid, shared.keys);
+  // Step 3 fused with the write-back: the sorted tile is still in the store's buffer.
+  block::regular_sample<THREADS>(shared.keys, t.valid, samples, t.offset, row_samples);
+  __syncthreads();  // the values' store reuses that buffer
+  block::store_blocked<THREADS>(values + t.offset, tile_values, t.valid, shared.values);
+}
+
+// Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
+// ranks[s − 1] = the tile's size. Rows without a tile get zeros (no counts).
+template <int THREADS, class Key, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    deterministic_sample_locate_kernel(const Key* keys, const std::int64_t* segment_offsets,
+                                       const std::int64_t* tile_starts,
+                                       const std::int64_t* row_segments, int tile_items, int samples,
+                                       const positioned_key<Key>* sorted_samples, int* rank_table,
+                                       Compare cmp) {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const int splitters = samples - 1;
+  auto* splitter_positions = reinterpret_cast<std::int64_t*>(shared_bytes);
+  auto* splitter_keys = reinterpret_cast<Key*>(
+      shared_bytes + (splitters * sizeof(std::int64_t) + 15) / 16 * 16);
+  const std::int64_t row = blockIdx.x;
+  int* ranks = rank_table + row * samples;
+  const deterministic_sample_tile t =
+      deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile_items);
+  if (!t.exists) {
+    for (int b = threadIdx.x; b < samples; b += THREADS) ranks[b] = 0;
+    return;
+  }
+  // Step 5: the segment's m·s samples are contiguous in the sorted table; its global
+  // splitters are every m-th of them.
+  const std::int64_t first_tile = tile_starts[t.segment];
+  const std::int64_t m = tile_starts[t.segment + 1] - first_tile;
+  const positioned_key<Key>* segment_samples = sorted_samples + first_tile * samples;
+  for (int b = threadIdx.x; b < splitters; b += THREADS) {
+    const positioned_key<Key> g = segment_samples[deterministic_sample_splitter_index(b, m)];
+    splitter_keys[b] = g.key;
+    splitter_positions[b] = g.position;
+  }
+  __syncthreads();
+  // Step 6 on the sorted tile in global memory: s·log(2T/s) reads, far fewer than the tile.
+  block::locate_splitters<THREADS>(keys + t.offset, t.valid, t.offset, splitter_keys,
+                                   splitter_positions, splitters, ranks, cmp);
+  if (threadIdx.x == 0) ranks[splitters] = t.valid;
+}
+
+// Step 8: item i of the tile, in bucket b, goes to offsets[b] + (i − start of b in the tile).
+// Reads coalesced; writes coalesced within each bucket's run.
+template <int THREADS, class Key, class Value>
+__global__ void __launch_bounds__(THREADS)
+    deterministic_sample_relocate_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                                         Value* values_out, const std::int64_t* segment_offsets,
+                                         const std::int64_t* tile_starts,
+                                         const std::int64_t* row_segments, int tile_items,
+                                         int samples, const int* rank_table,
+                                         const std::int64_t* offset_table) {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto* row_offsets = reinterpret_cast<std::int64_t*>(shared_bytes);
+  auto* row_ranks = reinterpret_cast<int*>(shared_bytes + samples * sizeof(std::int64_t));
+  const std::int64_t row = blockIdx.x;
+  const deterministic_sample_tile t =
+      deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile_items);
+  if (!t.exists) return;
+  for (int b = threadIdx.x; b < samples; b += THREADS) {
+    row_offsets[b] = offset_table[row * samples + b];
+    row_ranks[b] = rank_table[row * samples + b];
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < t.valid; i += THREADS) {
+    const int b = deterministic_sample_bucket_of(i, row_ranks, samples);
+    const int start = b > 0 ? row_ranks[b - 1] : 0;
+    const std::int64_t to = row_offsets[b] + (i - start);
+    keys_out[to] = keys_in[t.offset + i];
+    if constexpr (has_values<Value>) values_out[to] = values_in[t.offset + i];
+  }
+}
+
+// The buckets become the next level's segments: next[k·s + b] = where bucket b of segment k
+// starts (the offset of its first tile's part), next[K·s] = n.
+__global__ void deterministic_sample_next_segments_kernel(
+    const std::int64_t* segment_offsets, const std::int64_t* tile_starts, std::int64_t segments,
+    int samples, const std::int64_t* offset_table, std::int64_t* next, std::int64_t n) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i > segments * samples) return;
+  next[i] = deterministic_sample_next_segment(i, segment_offsets, tile_starts, segments, samples,
+                                              offset_table, n);
+}
+
+// ---- the plan: shape, levels and temp layout ------------------------------------------------
+
+template <class Key, class Value>
+struct deterministic_sample_setup {
+  using tuning = deterministic_sample_tuning<Key, Value>;
+  using sample = positioned_key<Key>;
+  using tile_count_iterator =
+      thrust::transform_iterator<deterministic_sample_segment_tiles,
+                                 thrust::counting_iterator<std::int64_t>>;
+  using rank_count_iterator =
+      thrust::transform_iterator<deterministic_sample_rank_counts,
+                                 thrust::counting_iterator<std::int64_t>>;
+
+  // Temp arrays.
+  enum { scratch_keys, scratch_values, segments_a, segments_b, tile_starts, row_segments,
+         samples_table, tables, scan_temp, arrays };
+
+  bool half = false;
+  int tile_items = 0;
+  int samples = 0;
+  deterministic_sample_plan plan{0, 1, 1, 1};
+  std::size_t rank_bytes = 0;  // ranks first in the `tables` region, offsets after
+  std::size_t scan_bytes = 0;
+  temp_layout<arrays> layout{{}};
+
+  // Policy fields alone (no device): 0 or a supported value each.
+  static cudaError_t check(const policy::deterministic_sample& policy) {
+    const int tile = policy.tile_items;
+    const int s = policy.samples_per_tile;
+    if (tile != 0 && tile != tuning::tile && tile != tuning::half_tile) return cudaErrorInvalidValue;
+    if (s == 0) return cudaSuccess;
+    const int smallest_tile = tile != 0 ? tile : tuning::half_tile;
+    if (s < tuning::min_samples || s > tuning::max_samples || s > smallest_tile)
+      return cudaErrorInvalidValue;
+    if (deterministic_sample_locate_bytes<Key>(s) > static_shared_limit) return cudaErrorInvalidValue;
+    return cudaSuccess;
+  }
+
+  // Everything the size query and the sort must agree on. The tile is read off the device:
+  // the full tile where its shared memory is granted and the input gives every SM two of
+  // them, half of it otherwise.
+  static cudaError_t make(const policy::deterministic_sample& policy, std::int64_t n,
+                          deterministic_sample_setup& setup) {
+    if (cudaError_t e = check(policy)) return e;
+    int device = 0, shared_optin = 0, sms = 0;
+    if (cudaError_t e = cudaGetDevice(&device)) return e;
+    if (cudaError_t e = cudaDeviceGetAttribute(&shared_optin,
+                                               cudaDevAttrMaxSharedMemoryPerBlockOptin, device))
+      return e;
+    if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device))
+      return e;
+    const bool full_fits =
+        deterministic_sample_tile_bytes<Key, Value, false>() <= static_cast<std::size_t>(shared_optin);
+    const bool half_fits =
+        deterministic_sample_tile_bytes<Key, Value, true>() <= static_cast<std::size_t>(shared_optin);
+    if (policy.tile_items == tuning::tile) {
+      if (!full_fits) return cudaErrorInvalidValue;
+      setup.half = false;
+    } else if (policy.tile_items == tuning::half_tile) {
+      if (!half_fits) return cudaErrorInvalidValue;
+      setup.half = true;
+    } else {
+      const bool few_tiles = ceil_div(n, tuning::tile) < std::int64_t(tuning::min_tiles_per_sm) * sms;
+      setup.half = !full_fits || few_tiles;
+      if (setup.half && !half_fits) return cudaErrorInvalidValue;
+    }
+    setup.tile_items = setup.half ? tuning::half_tile : tuning::tile;
+    const deterministic_sample_costs costs{tuning::pass_ns_per_item, tuning::sample_ns_per_sample,
+                                           tuning::level_ns};
+    setup.samples = policy.samples_per_tile != 0
+                        ? policy.samples_per_tile
+                        : deterministic_sample_choose_samples(
+                              n, setup.tile_items, device::max_segment_items<Key, Value>(),
+                              tuning::min_default_samples, tuning::max_samples, costs);
+    if (setup.samples == 0) return cudaErrorInvalidValue;  // no feasible plan for n
+    setup.plan = deterministic_sample_plan(n, setup.tile_items, setup.samples,
+                                           device::max_segment_items<Key, Value>());
+    if (!setup.plan.feasible) return cudaErrorInvalidValue;
+
+    const deterministic_sample_plan& plan = setup.plan;
+    const std::int64_t entries = plan.max_rows * setup.samples;
+    const bool levels = plan.levels > 0;
+    // Step 4's scratch shares the region of the rank and offset tables, which are written
+    // only after the samples are sorted.
+    std::size_t sample_sort_bytes = 0;
+    if (levels)
+      sample_sort_bytes = algorithm<policy::merge>::template temp_storage_bytes<sample, no_value>(
+          policy::merge{}, entries);
+    setup.rank_bytes = (entries * sizeof(int) + temp_alignment - 1) / temp_alignment * temp_alignment;
+    const std::size_t table_bytes = setup.rank_bytes + entries * sizeof(std::int64_t);
+    std::size_t tile_scan = 0, offset_scan = 0;
+    if (levels) {
+      const tile_count_iterator tiles(thrust::counting_iterator<std::int64_t>(0),
+                                      deterministic_sample_segment_tiles{nullptr, 0, 1});
+      if (cudaError_t e = cub::DeviceScan::ExclusiveSum(nullptr, tile_scan, tiles,
+                                                        static_cast<std::int64_t*>(nullptr),
+                                                        plan.max_segments + 1))
+        return e;
+      const rank_count_iterator counts(thrust::counting_iterator<std::int64_t>(0),
+                                       deterministic_sample_rank_counts{nullptr, 1});
+      if (cudaError_t e = device::segmented_bucket_offsets(
+              nullptr, offset_scan, counts, static_cast<std::int64_t*>(nullptr), nullptr,
+              plan.max_segments, plan.max_rows, setup.samples))
+        return e;
+    }
+    setup.scan_bytes = tile_scan > offset_scan ? tile_scan : offset_scan;
+    const std::size_t segment_bytes = static_cast<std::size_t>(plan.max_segments + 1) * sizeof(std::int64_t);
+    setup.layout = temp_layout<arrays>({
+        levels ? static_cast<std::size_t>(n) * sizeof(Key) : 0,
+        levels && has_values<Value> ? static_cast<std::size_t>(n) * sizeof(Value) : 0,
+        segment_bytes,
+        levels ? segment_bytes : 0,
+        levels ? segment_bytes : 0,
+        static_cast<std::size_t>(plan.max_rows) * sizeof(std::int64_t),
+        static_cast<std::size_t>(entries) * sizeof(sample),
+        levels ? (sample_sort_bytes > table_bytes ? sample_sort_bytes : table_bytes) : 0,
+        setup.scan_bytes,
+    });
+    return cudaSuccess;
+  }
+};
+
+template <class Kernel>
+cudaError_t allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
+  if (bytes <= static_shared_limit) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(bytes));
+}
+
+template <bool HALF, class Key, class Value, class Compare>
+cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, Key* keys, Value* values,
+                                              const std::int64_t* segment_offsets,
+                                              const std::int64_t* tile_starts,
+                                              const std::int64_t* row_segments, int samples,
+                                              positioned_key<Key>* sample_table, Compare cmp,
+                                              cudaStream_t stream) {
+  using tuning = deterministic_sample_tuning<Key, Value>;
+  constexpr int threads = HALF ? tuning::half_threads : tuning::threads;
+  constexpr std::size_t bytes = deterministic_sample_tile_bytes<Key, Value, HALF>();
+  const auto kernel = deterministic_sample_tile_kernel<threads, tuning::items, Key, Value, Compare>;
+  if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
+  kernel<<<static_cast<unsigned>(rows), threads, bytes, stream>>>(
+      keys, values, segment_offsets, tile_starts, row_segments, samples, sample_table, cmp);
+  return cudaPeekAtLastError();
+}
+
+// The sort behind algorithm<policy::deterministic_sample>, with the benchmark's and the
+// tests' hooks: stop_after (see the enum), and bucket_offsets_out: when not null, the bucket
+// boundaries made by level `buckets_level` (segments[l] · s + 1 offsets, the next level's
+// segments) are copied there, for a test to check the bucket bound.
+template <class Key, class Value, class Compare>
+cudaError_t deterministic_sample_sort(
+    const policy::deterministic_sample& policy, void* temp, Key* keys, Value* values,
+    std::int64_t n, Compare cmp, cudaStream_t stream,
+    deterministic_sample_stop_after stop_after = deterministic_sample_stop_after::bucket_sort,
+    std::int64_t* bucket_offsets_out = nullptr, int buckets_level = 0) {
+  using setup_type = deterministic_sample_setup<Key, Value>;
+  using tuning = typename setup_type::tuning;
+  using sample = positioned_key<Key>;
+  using stop = deterministic_sample_stop_after;
+  setup_type setup;
+  if (cudaError_t e = setup_type::make(policy, n, setup)) return e;
+  const deterministic_sample_plan& plan = setup.plan;
+  const auto& layout = setup.layout;
+  const int s = setup.samples;
+  const int tile = setup.tile_items;
+
+  Key* scratch_keys = layout.template get<Key>(temp, setup_type::scratch_keys);
+  Value* scratch_values = layout.template get<Value>(temp, setup_type::scratch_values);
+  std::int64_t* segments = layout.template get<std::int64_t>(temp, setup_type::segments_a);
+  std::int64_t* next_segments = layout.template get<std::int64_t>(temp, setup_type::segments_b);
+  std::int64_t* tile_starts = layout.template get<std::int64_t>(temp, setup_type::tile_starts);
+  std::int64_t* row_segments = layout.template get<std::int64_t>(temp, setup_type::row_segments);
+  sample* samples = layout.template get<sample>(temp, setup_type::samples_table);
+  void* tables = layout.template get<void>(temp, setup_type::tables);
+  int* ranks = static_cast<int*>(tables);
+  auto* offsets = reinterpret_cast<std::int64_t*>(static_cast<char*>(tables) + setup.rank_bytes);
+  void* scan_temp = layout.template get<void>(temp, setup_type::scan_temp);
+
+  deterministic_sample_whole_kernel<<<1, 1, 0, stream>>>(segments, n);
+  if (cudaError_t e = cudaPeekAtLastError()) return e;
+
+  Key* current_keys = keys;
+  Value* current_values = values;
+  Key* other_keys = scratch_keys;
+  Value* other_values = scratch_values;
+  for (int level = 0; level < plan.levels; ++level) {
+    const bool first = level == 0;
+    const std::int64_t k = plan.segments[level];
+    const std::int64_t rows = plan.rows[level];
+    const auto grid = static_cast<unsigned>(rows);
+    std::size_t scan_bytes = setup.scan_bytes;
+    const typename setup_type::tile_count_iterator tile_counts(
+        thrust::counting_iterator<std::int64_t>(0),
+        deterministic_sample_segment_tiles{segments, k, tile});
+    if (cudaError_t e = cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, tile_counts,
+                                                      tile_starts, k + 1, stream))
+      return e;
+
+    constexpr int helper = tuning::helper_threads;
+    deterministic_sample_rows_kernel<<<static_cast<unsigned>(ceil_div(rows, helper)), helper, 0,
+                                       stream>>>(tile_starts, k, rows, row_segments);
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+
+    // Steps 1–3.
+    const cudaError_t sorted =
+        setup.half ? launch_deterministic_sample_tiles<true>(rows, current_keys, current_values,
+                                                             segments, tile_starts, row_segments,
+                                                             s, samples, cmp, stream)
+                   : launch_deterministic_sample_tiles<false>(rows, current_keys, current_values,
+                                                              segments, tile_starts, row_segments,
+                                                              s, samples, cmp, stream);
+    if (sorted != cudaSuccess) return sorted;
+    if (first && stop_after == stop::local_sort) return cudaSuccess;
+
+    // Step 4: every segment's samples in one sort (positions order the segments).
+    if (cudaError_t e = algorithm<policy::merge>::sort(policy::merge{}, tables, samples,
+                                                       static_cast<no_value*>(nullptr), rows * s,
+                                                       positioned_less<Compare>{cmp}, stream))
+      return e;
+    if (first && stop_after == stop::sample_sort) return cudaSuccess;
+
+    // Steps 5–6.
+    {
+      constexpr int threads = tuning::locate_threads;
+      const std::size_t bytes = deterministic_sample_locate_bytes<Key>(s);
+      deterministic_sample_locate_kernel<threads><<<grid, threads, bytes, stream>>>(
+          current_keys, segments, tile_starts, row_segments, tile, s, samples, ranks, cmp);
+      if (cudaError_t e = cudaPeekAtLastError()) return e;
+    }
+    if (first && stop_after == stop::sample_indexing) return cudaSuccess;
+
+    // Step 7.
+    {
+      const typename setup_type::rank_count_iterator counts(
+          thrust::counting_iterator<std::int64_t>(0), deterministic_sample_rank_counts{ranks, s});
+      scan_bytes = setup.scan_bytes;
+      if (cudaError_t e = device::segmented_bucket_offsets(scan_temp, scan_bytes, counts, offsets,
+                                                           tile_starts, k, rows, s, stream))
+        return e;
+    }
+    if (first && stop_after == stop::prefix_sum) return cudaSuccess;
+
+    // Step 8, and the buckets as the next level's segments.
+    {
+      constexpr int threads = tuning::relocate_threads;
+      const std::size_t bytes = static_cast<std::size_t>(s) * (sizeof(std::int64_t) + sizeof(int));
+      deterministic_sample_relocate_kernel<threads><<<grid, threads, bytes, stream>>>(
+          current_keys, current_values, other_keys, other_values, segments, tile_starts,
+          row_segments, tile, s, ranks, offsets);
+      if (cudaError_t e = cudaPeekAtLastError()) return e;
+      const std::int64_t entries = k * s + 1;
+      deterministic_sample_next_segments_kernel<<<static_cast<unsigned>(ceil_div(entries, helper)),
+                                                  helper, 0, stream>>>(
+          segments, tile_starts, k, s, offsets, next_segments, n);
+      if (cudaError_t e = cudaPeekAtLastError()) return e;
+      if (bucket_offsets_out != nullptr && level == buckets_level) {
+        if (cudaError_t e = cudaMemcpyAsync(bucket_offsets_out, next_segments,
+                                            entries * sizeof(std::int64_t),
+                                            cudaMemcpyDeviceToDevice, stream))
+          return e;
+      }
+    }
+    if (first && stop_after == stop::relocation) return cudaSuccess;
+    std::swap(current_keys, other_keys);
+    std::swap(current_values, other_values);
+    std::swap(segments, next_segments);
+  }
+
+  // Step 9: every segment now fits one block.
+  const std::int64_t k = plan.segments[plan.levels];
+  return device::sort_segments(current_keys, current_values, keys, values, segments, segments + 1,
+                               k, cmp, stream);
+}
+
+template <>
+struct algorithm<policy::deterministic_sample> {
+  static constexpr bool implemented = true;
+
+  template <class Key, class Value>
+  static cudaError_t check_policy(const policy::deterministic_sample& policy) {
+    return deterministic_sample_setup<Key, Value>::check(policy);
+  }
+
+  template <class Key, class Value>
+  static std::size_t temp_storage_bytes(const policy::deterministic_sample& policy,
+                                        std::int64_t n) {
+    deterministic_sample_setup<Key, Value> setup;
+    // A policy the device or n cannot honour still asks for some storage, so that the
+    // second call reaches sort(), which refuses it before any work.
+    if (deterministic_sample_setup<Key, Value>::make(policy, n, setup) != cudaSuccess)
+      return temp_alignment;
+    return setup.layout.total;
+  }
+
+  template <class Key, class Value, class Compare>
+  static cudaError_t sort(const policy::deterministic_sample& policy, void* temp, Key* keys,
+                          Value* values, std::int64_t n, Compare cmp, cudaStream_t stream) {
+    return deterministic_sample_sort(policy, temp, keys, values, n, cmp, stream);
+  }
+};
+
+}  // namespace detail
+}  // namespace gpusort

@@ -1,0 +1,976 @@
+// gpusort/detail/randomized_sample_sort.cuh — policy::randomized_sample: GPU sample sort
+// (Leischner, Osipov & Sanders) with equality buckets, its recursion driven on the device.
+//
+// One level splits every segment of more than M items (M = what device::sort_segments sorts
+// in one block) into 2k-1 buckets:
+//   phase 1  a random sample of k·a keys per segment (counter-based hash of seed, level,
+//            segment start, sample index: reproducible), sorted by block::bitonic_sort;
+//            every a-th is a splitter, kept as block::splitter_tree in shared memory;
+//   phase 2  per-tile bucket histograms (find_bucket_with_equality: keys equal to a
+//            splitter go to an equality bucket that is never split again);
+//   phase 3  the prefix sum over the tiles × buckets table, every segment's table on its own
+//            (detail::segmented_table_offsets: bucket_offsets' column-major order inside each
+//            segment);
+//   phase 4  scatter: per-warp ranks (__match_any_sync, deterministic: the same input gives
+//            the same order), staged by bucket in shared memory so the writes are coalesced,
+//            at the global offsets of phase 3.
+// A segment of at most P items (one tile) is split by one block with all four phases in
+// shared memory, so the table only has rows for the few segments larger than a tile.
+// Bucket sizes exist only on the device; each segment's block classifies its buckets:
+// consecutive small buckets become groups of at most M items for device::sort_segments (a
+// union of neighbouring buckets sorted is each bucket sorted), large non-equality buckets
+// the next level's work list, large equality buckets are done. Levels ping-pong between
+// the keys (A) and one scratch copy (B); each level's grids are sized for the worst case
+// n bounds (detail/randomized_sample_plan.cuh), blocks loop over the device-side lists and
+// stop at their device-side counts. After the planned levels (plus a spare one) a segment
+// that is still larger than M (possible only for input adversarial to the seed: each level
+// removes at least the keys equal to its splitters) is sorted by one block with a merge
+// sort in global memory: slow, always correct. At the end: groups and equality buckets
+// that lie in B are sorted/copied into A, those in A sorted in place. sort_segments takes a
+// host-side count and launches that many blocks per size class, so it is launched for the
+// expected number of groups (about 2n/M), not the worst case; groups past that (never
+// seen with random splitters, but possible) are sorted by rs_overflow_groups_kernel, a
+// persistent loop up to the device-side count.
+// Not stable. Extra memory: one copy of keys (and values) plus O(n/P·k + n/M) bytes.
+#pragma once
+
+#include <gpusort/block/bitonic_sort.cuh>
+#include <gpusort/block/splitter_tree.cuh>
+#include <gpusort/block/tile_io.cuh>
+#include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/padded_buffer.cuh>
+#include <gpusort/detail/randomized_sample_plan.cuh>
+#include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/device/sort_segments.cuh>
+#include <gpusort/policy.cuh>
+#include <gpusort/thread/merge_path.cuh>
+
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace gpusort {
+namespace detail {
+
+// ---- tuning ---------------------------------------------------------------------------
+
+template <class Key, class Value>
+struct randomized_sample_tuning {
+  // Provisional (not yet measured; bench/bench_randomized_sample.cu sweeps k and a):
+  // k = 512 splits 2^28 keys in two levels down to sort_segments' 8K tiles (2^28/512^2 =
+  // 1K per bucket, grouped), and 2^24 in two (the second one block per segment).
+  static constexpr int default_log_buckets = 9;
+  static constexpr int min_log_buckets = 8, max_log_buckets = 10;  // k = 256 ... 1024
+  static constexpr int threads = 256;
+  static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
+  // A chunk (what a block stages in shared memory at once) of about 16 KB of items: 16
+  // per thread for 4- and 8-byte items, fewer for wider ones.
+  static constexpr int items = item_bytes <= 8 ? 16 : item_bytes <= 16 ? 8 : item_bytes <= 32 ? 4 : 2;
+  static constexpr int chunk = threads * items;
+  // Tiles of up to 32 chunks, about 2048 of them: 2^28 u32 -> 128K-item tiles, a table
+  // of 2K rows.
+  static constexpr std::int64_t target_tiles = 2048, max_chunks = 32;
+  // The sample is one block's tile: k·a <= 4096, a = 4096/k by default (8 for k = 512).
+  static constexpr int sample_items = 16;
+  static constexpr int sample_size = threads * sample_items;
+  static constexpr int spare_levels = 1;
+  static constexpr int fallback_items = 4;  // the rarely used fallback merge sort's tile
+};
+
+// ---- device-side lists ------------------------------------------------------------------
+
+// Counters, one int each.
+enum rs_counter : int { rs_big0, rs_local0, rs_big1, rs_local1, rs_groups_a, rs_groups_b, rs_copies, rs_counters };
+
+struct rs_segments {
+  std::int64_t* begin;
+  std::int64_t* end;
+};
+
+// Where a level's classification writes: the next level's work, the groups of this level's
+// output buffer, the large equality buckets to copy (only when the output is B).
+struct rs_outputs {
+  rs_segments big, local, groups, copies;
+  int *big_count, *local_count, *group_count, *copy_count;
+  std::int64_t big_cap, local_cap, group_cap, copy_cap;
+  std::int64_t tile, max_segment;
+  bool output_is_final;
+};
+
+__device__ __forceinline__ void rs_append(const rs_segments& list, int* count, std::int64_t cap,
+                                          std::int64_t begin, std::int64_t end) {
+  const int i = atomicAdd(count, 1);
+  if (i < cap) {  // never false: cap is the worst case of randomized_sample_plan
+    list.begin[i] = begin;
+    list.end[i] = end;
+  }
+}
+
+// One thread: the buckets of a split segment, in order, by their starts (relative to the
+// segment). Neighbouring small buckets are grouped up to M items.
+template <int NB>
+__device__ void rs_classify(std::int64_t begin, std::int64_t size, const std::int64_t* starts,
+                            const rs_outputs& out) {
+  std::int64_t group_begin = 0, group_end = 0;
+  const auto flush = [&] {
+    if (group_end > group_begin)
+      rs_append(out.groups, out.group_count, out.group_cap, group_begin, group_end);
+    group_begin = group_end = 0;
+  };
+  for (int b = 0; b < NB; ++b) {
+    const std::int64_t lo = starts[b];
+    const std::int64_t hi = b + 1 < NB ? starts[b + 1] : size;
+    const std::int64_t m = hi - lo;
+    if (m == 0) continue;
+    if (m <= out.max_segment) {
+      if (group_end - group_begin + m > out.max_segment) flush();
+      if (group_end == group_begin) group_begin = begin + lo;
+      group_end = begin + hi;
+    } else {
+      flush();
+      if ((b & 1) != 0) {  // an equality bucket: all keys equal, done
+        if (!out.output_is_final) rs_append(out.copies, out.copy_count, out.copy_cap, begin + lo, begin + hi);
+      } else if (m > out.tile) {
+        rs_append(out.big, out.big_count, out.big_cap, begin + lo, begin + hi);
+      } else {
+        rs_append(out.local, out.local_count, out.local_cap, begin + lo, begin + hi);
+      }
+    }
+  }
+  flush();
+}
+
+// ---- shared memory ------------------------------------------------------------------------
+
+template <class Key, class Value, int THREADS, int ITEMS, int LOG_K>
+struct rs_partition_storage {
+  static constexpr int nb = (1 << (LOG_K + 1)) - 1;  // 2k-1 buckets with equality
+  static constexpr int warps = THREADS / 32;
+  Key keys[THREADS * ITEMS];
+  padded_buffer<Value, THREADS * ITEMS> values;
+  unsigned short ids[THREADS * ITEMS];
+  unsigned short warp_counts[warps][nb + 1];  // + a column for the chunk's absent slots
+  int total[nb + 1];
+  int start[nb + 1];
+  std::int64_t base[nb + 1];
+  std::int64_t segment_start[nb + 1];
+  typename cub::BlockScan<int, THREADS>::TempStorage scan;
+};
+
+template <class Key, int THREADS, int SAMPLE_ITEMS>
+using rs_sample_storage = block::ragged_bitonic_sort_storage<Key, no_value, THREADS, SAMPLE_ITEMS>;
+
+template <class Key, class Value, int THREADS, int ITEMS, int SAMPLE_ITEMS, int LOG_K>
+struct rs_local_storage {
+  block::splitter_tree<Key, LOG_K> tree;
+  union {
+    rs_sample_storage<Key, THREADS, SAMPLE_ITEMS> sample;
+    rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K> partition;
+  };
+};
+
+template <class Key, class Value, int THREADS, int ITEMS, int LOG_K>
+struct rs_tile_storage {
+  block::splitter_tree<Key, LOG_K> tree;
+  rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K> partition;
+};
+
+// Phase 2 alone needs only the tree and the counters: a small footprint keeps many blocks
+// streaming per SM.
+template <class Key, int LOG_K>
+struct rs_histogram_storage {
+  static constexpr int nb = (1 << (LOG_K + 1)) - 1;
+  block::splitter_tree<Key, LOG_K> tree;
+  int total[nb + 1];
+};
+
+template <class Storage>
+__device__ __forceinline__ Storage& rs_shared() {
+  extern __shared__ __align__(16) unsigned char rs_shared_bytes[];
+  return *reinterpret_cast<Storage*>(rs_shared_bytes);
+}
+
+// ---- phase 1: splitters ---------------------------------------------------------------------
+
+// The whole block: a random sample of `sample` keys of segment [begin, begin + size),
+// sorted, left in storage.keys[0, sample) (the .key fields). Not inlined: it does not
+// depend on k, so every k's kernels share one copy (compile time), and it runs once per
+// segment (run time).
+template <int THREADS, int SAMPLE_ITEMS, class Key, class Compare>
+__device__ __noinline__ void rs_sort_sample(const Key* keys, std::int64_t begin, std::int64_t size,
+                                            std::uint64_t seed, int level, int sample, Compare cmp,
+                                            rs_sample_storage<Key, THREADS, SAMPLE_ITEMS>& storage) {
+  Key items[SAMPLE_ITEMS];
+  no_value none[SAMPLE_ITEMS];
+#pragma unroll
+  for (int r = 0; r < SAMPLE_ITEMS; ++r) {
+    const int i = static_cast<int>(threadIdx.x) * SAMPLE_ITEMS + r;
+    // Slots past the sample hold a real key (sample 0), as the ragged sort requires.
+    items[r] = keys[sample_index(seed, level, begin, size, i < sample ? i : 0)];
+  }
+  block::bitonic_sort<THREADS>(items, none, sample, cmp, storage);
+#pragma unroll
+  for (int r = 0; r < SAMPLE_ITEMS; ++r) storage.keys[threadIdx.x * SAMPLE_ITEMS + r].key = items[r];
+  __syncthreads();
+}
+
+// The whole block: k-1 sorted splitters of segment [begin, begin + size), every a-th key of
+// the sorted sample of k·a <= THREADS·SAMPLE_ITEMS keys, written through `put(q, key)`.
+template <int THREADS, int SAMPLE_ITEMS, int LOG_K, class Key, class Compare, class Put>
+__device__ __forceinline__ void rs_draw_splitters(const Key* keys, std::int64_t begin,
+                                                  std::int64_t size, std::uint64_t seed, int level,
+                                                  int oversampling, Compare cmp,
+                                                  rs_sample_storage<Key, THREADS, SAMPLE_ITEMS>& storage,
+                                                  Put put) {
+  constexpr int splitters = (1 << LOG_K) - 1;
+  rs_sort_sample<THREADS, SAMPLE_ITEMS>(keys, begin, size, seed, level,
+                                        (1 << LOG_K) * oversampling, cmp, storage);
+  for (int q = threadIdx.x; q < splitters; q += THREADS)
+    put(q, storage.keys[splitter_sample_rank(q, oversampling)].key);
+  __syncthreads();
+}
+
+// ---- phases 2 and 4 ---------------------------------------------------------------------------
+
+// Exclusive sum over the NB+1 bucket entries `in` (int) into `out`, whole block.
+template <int THREADS, int NB, class Out>
+__device__ __forceinline__ void rs_scan_buckets(const int* in, Out* out,
+                                                typename cub::BlockScan<int, THREADS>::TempStorage& temp) {
+  constexpr int per_thread = (NB + 1 + THREADS - 1) / THREADS;
+  int v[per_thread];
+#pragma unroll
+  for (int r = 0; r < per_thread; ++r) {
+    const int j = static_cast<int>(threadIdx.x) * per_thread + r;
+    v[r] = j <= NB ? in[j] : 0;
+  }
+  cub::BlockScan<int, THREADS>(temp).ExclusiveSum(v, v);
+#pragma unroll
+  for (int r = 0; r < per_thread; ++r) {
+    const int j = static_cast<int>(threadIdx.x) * per_thread + r;
+    if (j <= NB) out[j] = static_cast<Out>(v[r]);
+  }
+  __syncthreads();
+}
+
+// Adds the bucket counts of keys[0, count) to `hist` (shared, NB+1 entries).
+template <int THREADS, int ITEMS, int LOG_K, class Key, class Compare>
+__device__ __forceinline__ void rs_histogram(const Key* keys, std::int64_t count,
+                                             const block::splitter_tree<Key, LOG_K>& tree,
+                                             int* hist, Compare cmp) {
+  constexpr int chunk = THREADS * ITEMS;
+  for (std::int64_t offset = 0; offset < count; offset += chunk) {
+    Key items[ITEMS];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const std::int64_t i = offset + r * THREADS + threadIdx.x;
+      items[r] = keys[i < count ? i : 0];
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const std::int64_t i = offset + r * THREADS + threadIdx.x;
+      if (i < count) atomicAdd(&hist[tree.find_bucket_with_equality(items[r], cmp)], 1);
+    }
+  }
+}
+
+// Scatters keys[0, count) (values alongside) to out + base[b] + (rank in bucket b), and
+// advances base[b] past them: chunk by chunk, each chunk's items of one bucket in input
+// order (ranks per warp by __match_any_sync, then per bucket over the warps), staged by
+// bucket in shared memory so that the writes to each bucket are contiguous.
+template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
+__device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t count, Key* keys_out,
+                           Value* values_out, const block::splitter_tree<Key, LOG_K>& tree,
+                           rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>& s, Compare cmp) {
+  constexpr int nb = rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>::nb;
+  constexpr int warps = THREADS / 32;
+  constexpr int chunk = THREADS * ITEMS;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  for (std::int64_t offset = 0; offset < count; offset += chunk) {
+    const int valid = static_cast<int>(count - offset < chunk ? count - offset : chunk);
+    for (int j = lane; j <= nb; j += 32) s.warp_counts[warp][j] = 0;
+    __syncwarp();
+    Key items[ITEMS];
+    Value item_values[ITEMS];
+    int bucket[ITEMS];
+    int rank[ITEMS];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = (warp * ITEMS + r) * 32 + lane;
+      items[r] = keys[offset + (i < valid ? i : 0)];
+      if constexpr (has_values<Value>) item_values[r] = values[offset + (i < valid ? i : 0)];
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = (warp * ITEMS + r) * 32 + lane;
+      bucket[r] = i < valid ? tree.find_bucket_with_equality(items[r], cmp) : nb;
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const unsigned peers = __match_any_sync(0xffffffffu, bucket[r]);
+      const int before = s.warp_counts[warp][bucket[r]];
+      __syncwarp();
+      if ((peers & lanes_below) == 0) s.warp_counts[warp][bucket[r]] = static_cast<unsigned short>(before + __popc(peers));
+      __syncwarp();
+      rank[r] = before + __popc(peers & lanes_below);
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j <= nb; j += THREADS) {
+      int run = 0;
+#pragma unroll
+      for (int w = 0; w < warps; ++w) {
+        const int t = s.warp_counts[w][j];
+        s.warp_counts[w][j] = static_cast<unsigned short>(run);
+        run += t;
+      }
+      s.total[j] = j < nb ? run : 0;
+    }
+    __syncthreads();
+    rs_scan_buckets<THREADS, nb>(s.total, s.start, s.scan);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      if (bucket[r] < nb) {
+        const int slot = s.start[bucket[r]] + s.warp_counts[warp][bucket[r]] + rank[r];
+        s.keys[slot] = items[r];
+        s.values[slot] = item_values[r];
+        s.ids[slot] = static_cast<unsigned short>(bucket[r]);
+      }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < valid; i += THREADS) {
+      const int b = s.ids[i];
+      const std::int64_t to = s.base[b] + (i - s.start[b]);
+      keys_out[to] = s.keys[i];
+      if constexpr (has_values<Value>) values_out[to] = s.values[i];
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < nb; j += THREADS) s.base[j] += s.total[j];
+    __syncthreads();
+  }
+}
+
+// ---- the level's kernels ---------------------------------------------------------------------
+
+// Table rows (tiles) of the big segments: rows[s] = tiles of segments before s, rows[count]
+// = all of them. One block.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+    rs_rows_kernel(rs_segments big, const int* big_count, std::int64_t* rows, std::int64_t tile) {
+  __shared__ typename cub::BlockScan<std::int64_t, THREADS>::TempStorage temp;
+  __shared__ std::int64_t carry;
+  const int count = *big_count;
+  if (threadIdx.x == 0) carry = 0;
+  __syncthreads();
+  for (int first = 0; first <= count; first += THREADS) {
+    const int s = first + static_cast<int>(threadIdx.x);
+    const std::int64_t tiles = s < count ? (big.end[s] - big.begin[s] + tile - 1) / tile : 0;
+    std::int64_t prefix, sum;
+    cub::BlockScan<std::int64_t, THREADS>(temp).ExclusiveSum(tiles, prefix, sum);
+    if (s <= count) rows[s] = carry + prefix;
+    __syncthreads();
+    if (threadIdx.x == 0) carry += sum;
+    __syncthreads();
+  }
+}
+
+// The segment whose rows hold `row` (rows[s] <= row < rows[s+1]).
+__device__ __forceinline__ int rs_segment_of_row(const std::int64_t* rows, int count, std::int64_t row) {
+  int lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (rows[mid] <= row) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+template <int THREADS, int SAMPLE_ITEMS, int LOG_K, class Key, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    rs_splitters_kernel(const Key* keys, rs_segments big, const int* big_count, Key* splitters,
+                        std::uint64_t seed, int level, int oversampling, Compare cmp) {
+  auto& storage = rs_shared<rs_sample_storage<Key, THREADS, SAMPLE_ITEMS>>();
+  constexpr int per_segment = (1 << LOG_K) - 1;
+  const int count = *big_count;
+  for (int s = blockIdx.x; s < count; s += gridDim.x) {
+    Key* out = splitters + static_cast<std::int64_t>(s) * per_segment;
+    rs_draw_splitters<THREADS, SAMPLE_ITEMS, LOG_K>(
+        keys, big.begin[s], big.end[s] - big.begin[s], seed, level, oversampling, cmp, storage,
+        [out](int q, const Key& key) { out[q] = key; });
+  }
+}
+
+// Phase 2 for the tiles of big segments: row `row` of the table = its tile's bucket counts.
+template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    rs_histogram_kernel(const Key* keys, rs_segments big, const int* big_count,
+                        const std::int64_t* rows, const Key* splitters, int* counts,
+                        std::int64_t tile, Compare cmp) {
+  using storage_t = rs_histogram_storage<Key, LOG_K>;
+  constexpr int nb = storage_t::nb;
+  auto& s = rs_shared<storage_t>();
+  const int segments = *big_count;
+  const std::int64_t total_rows = rows[segments];
+  for (std::int64_t row = blockIdx.x; row < total_rows; row += gridDim.x) {
+    const int seg = rs_segment_of_row(rows, segments, row);
+    const std::int64_t begin = big.begin[seg] + (row - rows[seg]) * tile;
+    const std::int64_t count = min(tile, big.end[seg] - begin);
+    s.tree.template load<THREADS>(splitters + static_cast<std::int64_t>(seg) * ((1 << LOG_K) - 1));
+    for (int j = threadIdx.x; j <= nb; j += THREADS) s.total[j] = 0;
+    __syncthreads();
+    rs_histogram<THREADS, ITEMS>(keys + begin, count, s.tree, s.total, cmp);
+    __syncthreads();
+    for (int j = threadIdx.x; j < nb; j += THREADS) counts[row * nb + j] = s.total[j];
+    __syncthreads();
+  }
+}
+
+// Phase 3: the scan over the table in rs_table_order (randomized_sample_plan.cuh).
+struct rs_table_count {
+  rs_table_order order;
+  const int* counts;
+  __host__ __device__ std::int64_t operator()(std::int64_t c) const {
+    return c < order.rows[*order.big_count] * order.nb ? counts[order(c)] : 0;
+  }
+};
+
+inline cudaError_t rs_table_offsets(void* temp, std::size_t& bytes, const int* counts,
+                                    std::int64_t* offsets, const std::int64_t* rows,
+                                    const int* big_count, int nb, std::int64_t max_rows,
+                                    cudaStream_t stream) {
+  const rs_table_order order{rows, big_count, nb};
+  const thrust::counting_iterator<std::int64_t> index(0);
+  const auto in = thrust::make_transform_iterator(index, rs_table_count{order, counts});
+  const auto out = thrust::make_permutation_iterator(offsets, thrust::make_transform_iterator(index, order));
+  return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, max_rows * nb, stream);
+}
+
+// Phase 4 for the tiles of big segments.
+template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    rs_scatter_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
+                      rs_segments big, const int* big_count, const std::int64_t* rows,
+                      const Key* splitters, const std::int64_t* offsets, std::int64_t tile,
+                      Compare cmp) {
+  using storage_t = rs_tile_storage<Key, Value, THREADS, ITEMS, LOG_K>;
+  constexpr int nb = decltype(storage_t::partition)::nb;
+  auto& s = rs_shared<storage_t>();
+  const int segments = *big_count;
+  const std::int64_t total_rows = rows[segments];
+  for (std::int64_t row = blockIdx.x; row < total_rows; row += gridDim.x) {
+    const int seg = rs_segment_of_row(rows, segments, row);
+    const std::int64_t segment_begin = big.begin[seg];
+    const std::int64_t begin = segment_begin + (row - rows[seg]) * tile;
+    const std::int64_t count = min(tile, big.end[seg] - begin);
+    s.tree.template load<THREADS>(splitters + static_cast<std::int64_t>(seg) * ((1 << LOG_K) - 1));
+    const std::int64_t first = offsets[rows[seg] * nb];
+    for (int j = threadIdx.x; j < nb; j += THREADS)
+      s.partition.base[j] = segment_begin + offsets[row * nb + j] - first;
+    __syncthreads();
+    rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, s.tree,
+                               s.partition, cmp);
+  }
+}
+
+// Bucket starts of big segment s from the table offsets, then classification.
+template <int THREADS, int NB>
+__global__ void __launch_bounds__(THREADS)
+    rs_classify_kernel(rs_segments big, const int* big_count, const std::int64_t* rows,
+                       const std::int64_t* offsets, rs_outputs out) {
+  constexpr int nb = NB;
+  __shared__ std::int64_t starts[nb];
+  const int segments = *big_count;
+  for (int seg = blockIdx.x; seg < segments; seg += gridDim.x) {
+    const std::int64_t* row = offsets + rows[seg] * nb;
+    for (int j = threadIdx.x; j < nb; j += THREADS) starts[j] = row[j] - row[0];
+    __syncthreads();
+    if (threadIdx.x == 0) rs_classify<nb>(big.begin[seg], big.end[seg] - big.begin[seg], starts, out);
+    __syncthreads();
+  }
+}
+
+// All four phases for a segment of at most one tile, in one block, then classification.
+template <int THREADS, int ITEMS, int SAMPLE_ITEMS, int LOG_K, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    rs_local_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
+                    rs_segments local, const int* local_count, std::uint64_t seed, int level,
+                    int oversampling, rs_outputs out, Compare cmp) {
+  using storage_t = rs_local_storage<Key, Value, THREADS, ITEMS, SAMPLE_ITEMS, LOG_K>;
+  constexpr int nb = decltype(storage_t::partition)::nb;
+  auto& s = rs_shared<storage_t>();
+  const int segments = *local_count;
+  for (int seg = blockIdx.x; seg < segments; seg += gridDim.x) {
+    const std::int64_t begin = local.begin[seg];
+    const std::int64_t count = local.end[seg] - begin;
+    auto& tree = s.tree;
+    rs_draw_splitters<THREADS, SAMPLE_ITEMS, LOG_K>(
+        keys, begin, count, seed, level, oversampling, cmp, s.sample,
+        [&tree](int q, const Key& key) { tree.nodes[sorted_to_eytzinger(q, LOG_K)] = key; });
+    auto& p = s.partition;
+    for (int j = threadIdx.x; j <= nb; j += THREADS) p.total[j] = 0;
+    __syncthreads();
+    rs_histogram<THREADS, ITEMS>(keys + begin, count, tree, p.total, cmp);
+    __syncthreads();
+    rs_scan_buckets<THREADS, nb>(p.total, p.segment_start, p.scan);
+    for (int j = threadIdx.x; j < nb; j += THREADS) p.base[j] = begin + p.segment_start[j];
+    __syncthreads();
+    rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, tree, p, cmp);
+    if (threadIdx.x == 0) rs_classify<nb>(begin, count, p.segment_start, out);
+    __syncthreads();
+  }
+}
+
+// Segments done in B (large equality buckets) copied to A.
+template <int THREADS, class Key, class Value>
+__global__ void __launch_bounds__(THREADS)
+    rs_copy_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
+                   rs_segments list, const int* list_count, std::int64_t cap) {
+  const std::int64_t count = min(static_cast<std::int64_t>(*list_count), cap);
+  for (std::int64_t s = blockIdx.x; s < count; s += gridDim.x) {
+    for (std::int64_t i = list.begin[s] + threadIdx.x; i < list.end[s]; i += THREADS) {
+      keys_out[i] = keys[i];
+      if constexpr (has_values<Value>) values_out[i] = values[i];
+    }
+  }
+}
+
+// Groups past the `first` that sort_segments was launched for (the lists are sized for the
+// worst case, the launch for the expected count): the same block sort, looping up to the
+// device-side count, so unused capacity costs nothing.
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    rs_overflow_groups_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                              Value* values_out, rs_segments groups, const int* group_count,
+                              std::int64_t first, std::int64_t cap, Compare cmp) {
+  auto& shared = rs_shared<segment_tile_storage<Key, Value, THREADS, ITEMS>>();
+  const std::int64_t count = min(static_cast<std::int64_t>(*group_count), cap);
+  for (std::int64_t g = first + blockIdx.x; g < count; g += gridDim.x) {
+    const std::int64_t begin = groups.begin[g];
+    const int valid = static_cast<int>(groups.end[g] - begin);
+    Key keys[ITEMS];
+    Value values[ITEMS];
+    block::load_blocked<THREADS>(keys_in + begin, keys, valid, shared.keys);
+    block::load_blocked<THREADS>(values_in + begin, values, valid, shared.values);
+    block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
+    block::store_blocked<THREADS>(keys_out + begin, keys, valid, shared.keys);
+    block::store_blocked<THREADS>(values_out + begin, values, valid, shared.values);
+  }
+}
+
+// The fallback: a segment still larger than M after the last level, sorted by one block,
+// ending in A: bitonic-sorted tiles, then merge passes in global memory (merge_path per
+// thread, ITEMS outputs each), ping-ponging between the segment's ranges in A and B.
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Value* b_values,
+                                 std::int64_t begin, std::int64_t m, bool in_b, Compare cmp,
+                                 segment_tile_storage<Key, Value, THREADS, ITEMS>& shared) {
+  constexpr int tile = THREADS * ITEMS;
+  int passes = 0;
+  for (std::int64_t run = tile; run < m; run *= 2) ++passes;
+  Key* cur_keys = passes % 2 == 0 ? a_keys : b_keys;
+  Value* cur_values = passes % 2 == 0 ? a_values : b_values;
+  Key* other_keys = passes % 2 == 0 ? b_keys : a_keys;
+  Value* other_values = passes % 2 == 0 ? b_values : a_values;
+  const Key* src_keys = in_b ? b_keys : a_keys;
+  const Value* src_values = in_b ? b_values : a_values;
+  for (std::int64_t t = 0; t < m; t += tile) {
+    const int valid = static_cast<int>(m - t < tile ? m - t : tile);
+    Key keys[ITEMS];
+    Value values[ITEMS];
+    block::load_blocked<THREADS>(src_keys + begin + t, keys, valid, shared.keys);
+    block::load_blocked<THREADS>(src_values + begin + t, values, valid, shared.values);
+    block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
+    block::store_blocked<THREADS>(cur_keys + begin + t, keys, valid, shared.keys);
+    block::store_blocked<THREADS>(cur_values + begin + t, values, valid, shared.values);
+  }
+  __syncthreads();
+  for (std::int64_t run = tile; run < m; run *= 2) {
+    for (std::int64_t position = static_cast<std::int64_t>(threadIdx.x) * ITEMS; position < m;
+         position += tile) {
+      // Pairs start at multiples of 2·run (a multiple of ITEMS): no thread straddles two.
+      const std::int64_t start = position / (2 * run) * (2 * run);
+      const std::int64_t a_count = min(run, m - start);
+      const std::int64_t b_count = min(run, m - start - a_count);
+      const Key* a = cur_keys + begin + start;
+      const Key* b = a + a_count;
+      const Value* av = cur_values + begin + start;
+      const Value* bv = av + a_count;
+      const std::int64_t diagonal = position - start;
+      std::int64_t i = thread::merge_path(a, a_count, b, b_count, diagonal, cmp);
+      std::int64_t j = diagonal - i;
+      for (int r = 0; r < ITEMS && position + r < m; ++r) {
+        const bool take_a = i < a_count && (j >= b_count || !cmp(b[j], a[i]));
+        const std::int64_t to = begin + position + r;
+        other_keys[to] = take_a ? a[i] : b[j];
+        if constexpr (has_values<Value>) other_values[to] = take_a ? av[i] : bv[j];
+        i += take_a ? 1 : 0;
+        j += take_a ? 0 : 1;
+      }
+    }
+    __syncthreads();
+    Key* k = cur_keys; cur_keys = other_keys; other_keys = k;
+    Value* v = cur_values; cur_values = other_values; other_values = v;
+  }
+}
+
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    rs_fallback_kernel(Key* a_keys, Value* a_values, Key* b_keys, Value* b_values,
+                       rs_segments big, const int* big_count, rs_segments local,
+                       const int* local_count, bool in_b, Compare cmp) {
+  auto& shared = rs_shared<segment_tile_storage<Key, Value, THREADS, ITEMS>>();
+  const int bigs = *big_count;
+  const int total = bigs + *local_count;
+  for (int s = blockIdx.x; s < total; s += gridDim.x) {
+    const rs_segments& list = s < bigs ? big : local;
+    const int i = s < bigs ? s : s - bigs;
+    rs_fallback_sort<THREADS, ITEMS>(a_keys, a_values, b_keys, b_values, list.begin[i],
+                                     list.end[i] - list.begin[i], in_b, cmp, shared);
+  }
+}
+
+// [0, n) as the only entry of `list`.
+__global__ void rs_whole_array_kernel(rs_segments list, std::int64_t n) {
+  list.begin[0] = 0;
+  list.end[0] = n;
+}
+
+// The first work list: [0, n) as one big or one local segment; the counters zeroed before.
+__global__ void rs_init_kernel(rs_segments big, rs_segments local, int* counters,
+                               std::int64_t n, std::int64_t tile) {
+  if (n > tile) {
+    big.begin[0] = 0;
+    big.end[0] = n;
+    counters[rs_big0] = 1;
+  } else {
+    local.begin[0] = 0;
+    local.end[0] = n;
+    counters[rs_local0] = 1;
+  }
+}
+
+// ---- host side --------------------------------------------------------------------------------
+
+template <class Kernel>
+cudaError_t rs_allow_shared(Kernel kernel, std::size_t bytes) {
+  if (bytes <= static_shared_limit) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+}
+
+// Every size and array of one sort, from n and the policy alone.
+template <class Key, class Value>
+struct randomized_sample_layout {
+  using tuning = randomized_sample_tuning<Key, Value>;
+  enum array : int {
+    scratch_keys, scratch_values, counters, big_begin, big_end, rows, local_begin, local_end,
+    splitters, table_counts, table_offsets, scan_temp, group_begin, group_end, copy_begin,
+    copy_end, arrays
+  };
+  int log_buckets, nb;
+  randomized_sample_bounds bounds;
+  std::int64_t group_cap, copy_cap;  // over all levels, per list
+  std::size_t scan_bytes = 0;
+  temp_layout<arrays> layout;
+
+  static std::size_t bytes_of(std::int64_t items, std::size_t size) {
+    return static_cast<std::size_t>(items) * size;
+  }
+
+  randomized_sample_layout(int log_k, std::int64_t n)
+      : log_buckets(log_k),
+        nb((2 << log_k) - 1),
+        bounds(randomized_sample_plan(n, device::max_segment_items<Key, Value>(), 1 << log_k,
+                                      tuning::chunk, tuning::target_tiles, tuning::max_chunks,
+                                      tuning::spare_levels)),
+        group_cap((bounds.levels > 0 ? bounds.levels : 1) * bounds.groups),
+        copy_cap((bounds.levels > 0 ? bounds.levels : 1) * bounds.copies),
+        scan_bytes(table_scan_bytes(bounds.levels > 0 ? bounds.table_rows : 0, nb)),
+        layout({bytes_of(n, sizeof(Key)), has_values<Value> ? bytes_of(n, sizeof(Value)) : 0,
+                rs_counters * sizeof(int),
+                bytes_of(2 * bounds.big_segments, 8), bytes_of(2 * bounds.big_segments, 8),
+                bytes_of(2 * (bounds.big_segments + 1), 8),
+                bytes_of(2 * bounds.local_segments, 8), bytes_of(2 * bounds.local_segments, 8),
+                bytes_of(bounds.levels > 0 ? bounds.big_segments * ((1 << log_k) - 1) : 0, sizeof(Key)),
+                bytes_of(bounds.levels > 0 ? bounds.table_rows * nb : 0, sizeof(int)),
+                bytes_of(bounds.levels > 0 ? bounds.table_rows * nb : 0, 8), scan_bytes,
+                bytes_of(2 * group_cap, 8), bytes_of(2 * group_cap, 8), bytes_of(copy_cap, 8),
+                bytes_of(copy_cap, 8)}) {}
+
+  static std::size_t table_scan_bytes(std::int64_t rows, int nb) {
+    std::size_t bytes = 0;
+    if (rows > 0) rs_table_offsets(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nb, rows, 0);
+    return bytes;
+  }
+};
+
+// max_levels (tests only): stop after that many levels, leaving the rest to the fallback;
+// negative: the planned levels.
+template <int LOG_K, class Key, class Value, class Compare>
+cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int oversampling,
+                                   void* temp, Key* keys, Value* values, std::int64_t n,
+                                   Compare cmp, cudaStream_t stream, int max_levels = -1) {
+  using tuning = randomized_sample_tuning<Key, Value>;
+  using layout_t = randomized_sample_layout<Key, Value>;
+  constexpr int threads = tuning::threads;
+  constexpr int items = tuning::items;
+  constexpr int sample_items = tuning::sample_items;
+  constexpr int nb = (2 << LOG_K) - 1;
+  const layout_t plan(LOG_K, n);
+  randomized_sample_bounds bounds = plan.bounds;
+  const int planned = bounds.levels - tuning::spare_levels;
+  if (max_levels >= 0 && max_levels < bounds.levels) bounds.levels = max_levels;
+  const auto& l = plan.layout;
+  Key* scratch_keys = l.template get<Key>(temp, layout_t::scratch_keys);
+  Value* scratch_values = l.template get<Value>(temp, layout_t::scratch_values);
+  int* counters = l.template get<int>(temp, layout_t::counters);
+  std::int64_t* big_begin = l.template get<std::int64_t>(temp, layout_t::big_begin);
+  std::int64_t* big_end = l.template get<std::int64_t>(temp, layout_t::big_end);
+  std::int64_t* rows = l.template get<std::int64_t>(temp, layout_t::rows);
+  std::int64_t* local_begin = l.template get<std::int64_t>(temp, layout_t::local_begin);
+  std::int64_t* local_end = l.template get<std::int64_t>(temp, layout_t::local_end);
+  Key* splitters = l.template get<Key>(temp, layout_t::splitters);
+  int* table_counts = l.template get<int>(temp, layout_t::table_counts);
+  std::int64_t* table_offsets = l.template get<std::int64_t>(temp, layout_t::table_offsets);
+  void* scan_temp = l.template get<void>(temp, layout_t::scan_temp);
+  std::int64_t* group_begin = l.template get<std::int64_t>(temp, layout_t::group_begin);
+  std::int64_t* group_end = l.template get<std::int64_t>(temp, layout_t::group_end);
+  const rs_segments copies{l.template get<std::int64_t>(temp, layout_t::copy_begin),
+                           l.template get<std::int64_t>(temp, layout_t::copy_end)};
+  const auto big_list = [&](int i) {
+    return rs_segments{big_begin + i * bounds.big_segments, big_end + i * bounds.big_segments};
+  };
+  const auto local_list = [&](int i) {
+    return rs_segments{local_begin + i * bounds.local_segments, local_end + i * bounds.local_segments};
+  };
+  // groups[0]: lie in A (the keys), groups[1]: lie in B (scratch).
+  const rs_segments groups[2] = {{group_begin, group_end},
+                                 {group_begin + plan.group_cap, group_end + plan.group_cap}};
+  const std::int64_t max_segment = device::max_segment_items<Key, Value>();
+
+  if (n <= max_segment) {  // one block sorts it all
+    rs_whole_array_kernel<<<1, 1, 0, stream>>>(groups[0], n);
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+    return device::sort_segments(keys, values, keys, values, groups[0].begin, groups[0].end, 1, cmp,
+                                 stream);
+  }
+
+  int device = 0, sms = 0;
+  if (cudaError_t e = cudaGetDevice(&device)) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) return e;
+  // Persistent grids: as many blocks as fit on the device at once (never more than the
+  // worst-case work), each looping over the device-side list.
+  const auto grid_for = [&](auto kernel, int block_threads, std::size_t shared, std::int64_t work,
+                            unsigned& blocks) {
+    int per_sm = 0;
+    if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared))
+      return e;
+    const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
+    blocks = static_cast<unsigned>(std::max<std::int64_t>(1, std::min(work, resident)));
+    return cudaSuccess;
+  };
+
+  // Kernels and their shared memory.
+  using tile_storage = rs_tile_storage<Key, Value, threads, items, LOG_K>;
+  using histogram_storage = rs_histogram_storage<Key, LOG_K>;
+  using local_storage = rs_local_storage<Key, Value, threads, items, sample_items, LOG_K>;
+  using sample_storage = rs_sample_storage<Key, threads, sample_items>;
+  using seg_tuning = segment_sort_tuning<Key, Value>;
+  constexpr int group_threads = seg_tuning::large_threads, group_items = seg_tuning::large_items;
+  using group_storage = segment_tile_storage<Key, Value, group_threads, group_items>;
+  constexpr int fallback_items = tuning::fallback_items;
+  using fallback_storage = segment_tile_storage<Key, Value, threads, fallback_items>;
+  const auto splitters_kernel = rs_splitters_kernel<threads, sample_items, LOG_K, Key, Compare>;
+  const auto histogram_kernel = rs_histogram_kernel<threads, items, LOG_K, Key, Value, Compare>;
+  const auto scatter_kernel = rs_scatter_kernel<threads, items, LOG_K, Key, Value, Compare>;
+  const auto local_kernel = rs_local_kernel<threads, items, sample_items, LOG_K, Key, Value, Compare>;
+  const auto overflow_kernel = rs_overflow_groups_kernel<group_threads, group_items, Key, Value, Compare>;
+  const auto fallback_kernel = rs_fallback_kernel<threads, fallback_items, Key, Value, Compare>;
+  if (cudaError_t e = rs_allow_shared(splitters_kernel, sizeof(sample_storage))) return e;
+  if (cudaError_t e = rs_allow_shared(histogram_kernel, sizeof(histogram_storage))) return e;
+  if (cudaError_t e = rs_allow_shared(scatter_kernel, sizeof(tile_storage))) return e;
+  if (cudaError_t e = rs_allow_shared(local_kernel, sizeof(local_storage))) return e;
+  if (cudaError_t e = rs_allow_shared(overflow_kernel, sizeof(group_storage))) return e;
+  if (cudaError_t e = rs_allow_shared(fallback_kernel, sizeof(fallback_storage))) return e;
+  const auto classify_kernel = rs_classify_kernel<threads, nb>;
+  const auto copy_kernel = rs_copy_kernel<threads, Key, Value>;
+  unsigned splitters_grid, histogram_grid, scatter_grid, local_grid, classify_grid, fallback_grid,
+      copy_grid, overflow_grid;
+  const cudaError_t grids[] = {
+      grid_for(splitters_kernel, threads, sizeof(sample_storage), bounds.big_segments, splitters_grid),
+      grid_for(histogram_kernel, threads, sizeof(histogram_storage), bounds.table_rows, histogram_grid),
+      grid_for(scatter_kernel, threads, sizeof(tile_storage), bounds.table_rows, scatter_grid),
+      grid_for(local_kernel, threads, sizeof(local_storage), bounds.local_segments, local_grid),
+      grid_for(classify_kernel, threads, 0, bounds.big_segments, classify_grid),
+      grid_for(fallback_kernel, threads, sizeof(fallback_storage),
+               bounds.big_segments + bounds.local_segments, fallback_grid),
+      grid_for(copy_kernel, threads, 0, plan.copy_cap, copy_grid),
+      grid_for(overflow_kernel, group_threads, sizeof(group_storage), plan.group_cap, overflow_grid)};
+  for (cudaError_t e : grids)
+    if (e != cudaSuccess) return e;
+
+  // The expected number of groups per output buffer, which sort_segments is launched for;
+  // the rest (never for random splitters) by the overflow kernel, which loops to the count.
+  // Most groups come from the last planned level, which writes to A when its index is odd.
+  const int last_planned_in_a = (planned - 1) % 2 == 1 ? 1 : 0;
+  const std::int64_t expected_main = 2 * (n / max_segment) + 16;
+  const std::int64_t expected_other = n / (4 * max_segment) + 16;
+  const std::int64_t expected[2] = {
+      std::min<std::int64_t>(plan.group_cap, last_planned_in_a ? expected_main : expected_other),
+      std::min<std::int64_t>(plan.group_cap, last_planned_in_a ? expected_other : expected_main)};
+
+  if (cudaError_t e = cudaMemsetAsync(counters, 0, rs_counters * sizeof(int), stream)) return e;
+  for (int list = 0; list < 2; ++list) {
+    if (cudaError_t e = cudaMemsetAsync(groups[list].begin, 0, expected[list] * 8, stream)) return e;
+    if (cudaError_t e = cudaMemsetAsync(groups[list].end, 0, expected[list] * 8, stream)) return e;
+  }
+  rs_init_kernel<<<1, 1, 0, stream>>>(big_list(0), local_list(0), counters, n, bounds.tile);
+  if (cudaError_t e = cudaPeekAtLastError()) return e;
+
+  for (int level = 0; level < bounds.levels; ++level) {
+    const int cur = level % 2, next = 1 - cur;
+    const bool output_is_final = level % 2 == 1;
+    const Key* src_keys = output_is_final ? scratch_keys : keys;
+    const Value* src_values = output_is_final ? scratch_values : values;
+    Key* dst_keys = output_is_final ? keys : scratch_keys;
+    Value* dst_values = output_is_final ? values : scratch_values;
+    const rs_segments big = big_list(cur), local = local_list(cur);
+    const int* big_count = counters + (cur == 0 ? rs_big0 : rs_big1);
+    const int* local_count = counters + (cur == 0 ? rs_local0 : rs_local1);
+    std::int64_t* level_rows = rows + cur * (bounds.big_segments + 1);
+    const rs_outputs out{big_list(next),
+                         local_list(next),
+                         groups[output_is_final ? 0 : 1],
+                         copies,
+                         counters + (next == 0 ? rs_big0 : rs_big1),
+                         counters + (next == 0 ? rs_local0 : rs_local1),
+                         counters + (output_is_final ? rs_groups_a : rs_groups_b),
+                         counters + rs_copies,
+                         bounds.big_segments,
+                         bounds.local_segments,
+                         plan.group_cap,
+                         plan.copy_cap,
+                         bounds.tile,
+                         max_segment,
+                         output_is_final};
+    if (cudaError_t e = cudaMemsetAsync(counters + (next == 0 ? rs_big0 : rs_big1), 0, 2 * sizeof(int), stream))
+      return e;
+    rs_rows_kernel<threads><<<1, threads, 0, stream>>>(big, big_count, level_rows, bounds.tile);
+    splitters_kernel<<<splitters_grid, threads, sizeof(sample_storage), stream>>>(
+        src_keys, big, big_count, splitters, policy.seed, level, oversampling, cmp);
+    histogram_kernel<<<histogram_grid, threads, sizeof(histogram_storage), stream>>>(
+        src_keys, big, big_count, level_rows, splitters, table_counts, bounds.tile, cmp);
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+    std::size_t scan_bytes = plan.scan_bytes;
+    if (cudaError_t e = rs_table_offsets(scan_temp, scan_bytes, table_counts, table_offsets, level_rows,
+                                         big_count, nb, bounds.table_rows, stream))
+      return e;
+    scatter_kernel<<<scatter_grid, threads, sizeof(tile_storage), stream>>>(
+        src_keys, src_values, dst_keys, dst_values, big, big_count, level_rows, splitters,
+        table_offsets, bounds.tile, cmp);
+    local_kernel<<<local_grid, threads, sizeof(local_storage), stream>>>(
+        src_keys, src_values, dst_keys, dst_values, local, local_count, policy.seed, level,
+        oversampling, out, cmp);
+    classify_kernel<<<classify_grid, threads, 0, stream>>>(big, big_count, level_rows,
+                                                                        table_offsets, out);
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+  }
+
+  // Whatever is still larger than M lies in the last level's output.
+  const int last = bounds.levels % 2;
+  const bool last_in_b = bounds.levels % 2 == 1;
+  fallback_kernel<<<fallback_grid, threads, sizeof(fallback_storage), stream>>>(
+      keys, values, scratch_keys, scratch_values, big_list(last), counters + (last == 0 ? rs_big0 : rs_big1),
+      local_list(last), counters + (last == 0 ? rs_local0 : rs_local1), last_in_b, cmp);
+  copy_kernel<<<copy_grid, threads, 0, stream>>>(
+      scratch_keys, scratch_values, keys, values, copies, counters + rs_copies, plan.copy_cap);
+  if (cudaError_t e = cudaPeekAtLastError()) return e;
+  for (int list = 0; list < 2; ++list) {
+    const Key* in_keys = list == 0 ? keys : scratch_keys;
+    const Value* in_values = list == 0 ? values : scratch_values;
+    if (cudaError_t e = device::sort_segments(in_keys, in_values, keys, values, groups[list].begin,
+                                              groups[list].end, expected[list], cmp, stream))
+      return e;
+    overflow_kernel<<<overflow_grid, group_threads, sizeof(group_storage), stream>>>(
+        in_keys, in_values, keys, values, groups[list], counters + (list == 0 ? rs_groups_a : rs_groups_b),
+        expected[list], plan.group_cap, cmp);
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+  }
+  return cudaSuccess;
+}
+
+// Calls f(std::integral_constant<int, LOG_K>) for the policy's k (a supported power of two).
+template <class Key, class Value, class F>
+cudaError_t rs_dispatch_buckets(int log_buckets, F&& f) {
+  using tuning = randomized_sample_tuning<Key, Value>;
+  // Each k is a set of kernels per key type (compile time): 256, 512, 1024 only.
+  static_assert(tuning::min_log_buckets == 8 && tuning::max_log_buckets == 10,
+                "the switch below lists every supported k");
+  switch (log_buckets) {
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 9: return f(std::integral_constant<int, 9>{});
+    case 10: return f(std::integral_constant<int, 10>{});
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+// k and a of a policy, defaults filled in; false when the policy cannot be honoured.
+template <class Key, class Value>
+bool randomized_sample_parameters(const policy::randomized_sample& policy, int& log_buckets,
+                                  int& oversampling) {
+  using tuning = randomized_sample_tuning<Key, Value>;
+  log_buckets = tuning::default_log_buckets;
+  if (policy.buckets != 0) {
+    if (policy.buckets < 0 || (policy.buckets & (policy.buckets - 1)) != 0) return false;
+    log_buckets = floor_log2(static_cast<unsigned>(policy.buckets));
+    if (log_buckets < tuning::min_log_buckets || log_buckets > tuning::max_log_buckets) return false;
+  }
+  const int k = 1 << log_buckets;
+  oversampling = policy.oversampling == 0 ? tuning::sample_size / k : policy.oversampling;
+  return oversampling >= 1 && oversampling <= tuning::sample_size / k;
+}
+
+template <>
+struct algorithm<policy::randomized_sample> {
+  static constexpr bool implemented = true;
+
+  // buckets: 0 or a power of two in [256, 1024]; oversampling: 0 or 1 ... 4096/k (the
+  // sample is one block's tile).
+  template <class Key, class Value>
+  static cudaError_t check_policy(const policy::randomized_sample& policy) {
+    int log_buckets = 0, oversampling = 0;
+    return randomized_sample_parameters<Key, Value>(policy, log_buckets, oversampling)
+               ? cudaSuccess
+               : cudaErrorInvalidValue;
+  }
+
+  template <class Key, class Value>
+  static std::size_t temp_storage_bytes(const policy::randomized_sample& policy, std::int64_t n) {
+    int log_buckets = 0, oversampling = 0;
+    randomized_sample_parameters<Key, Value>(policy, log_buckets, oversampling);
+    return randomized_sample_layout<Key, Value>(log_buckets, n).layout.total;
+  }
+
+  template <class Key, class Value, class Compare>
+  static cudaError_t sort(const policy::randomized_sample& policy, void* temp, Key* keys,
+                          Value* values, std::int64_t n, Compare cmp, cudaStream_t stream) {
+    int log_buckets = 0, oversampling = 0;
+    if (!randomized_sample_parameters<Key, Value>(policy, log_buckets, oversampling))
+      return cudaErrorInvalidValue;
+    return rs_dispatch_buckets<Key, Value>(log_buckets, [&](auto log_k) {
+      return randomized_sample_sort<decltype(log_k)::value>(policy, oversampling, temp, keys,
+                                                             values, n, cmp, stream);
+    });
+  }
+};
+
+}  // namespace detail
+}  // namespace gpusort

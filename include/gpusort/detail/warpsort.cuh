@@ -1,0 +1,665 @@
+// gpusort/detail/warpsort.cuh — policy::warpsort: GPU-Warpsort (Ye et al., "High Performance
+// Comparison-Based Sorting Algorithm on Many-Core GPUs"), rebuilt for today's GPUs.
+//
+// 1. Chunk sort: every warp sorts its own chunk of 32*sort_items (>= 128) items in
+//    registers with warp::bitonic_sort: no __syncthreads, all 32 lanes doing distinct
+//    ascending compare-exchanges (flip form). Loads and stores go through a warp-private
+//    shared buffer (warp::load_blocked / store_blocked), coalesced.
+// 2. Pairwise merges: runs of L become runs of 2L; a warp merges with warp::merge_runs (the
+//    t-item bitonic buffer, coalesced reversed fetches of Fig. 5b). Every warp produces a
+//    fixed number of outputs (8t), its range's ends split by thread::merge_path co-ranks
+//    that a small partition kernel computes first, so the work is the same for any input.
+//    Passes go on while more than split_runs runs are left (the paper's l > #SMs).
+// 3. Split: s*k random samples (positions from a hash of the sample index), sorted by one
+//    block, every k-th a splitter. Ties are broken by array position (detail::positioned_less),
+//    so equal keys split evenly too. Each splitter is located in each of the l runs by
+//    binary search; the l x s piece table is scanned bucket-major (device::bucket_offsets),
+//    which gives every piece its place in the output: bucket b's pieces are independent of
+//    every other bucket's.
+// 4. Final merges: the l pieces of each bucket are merged pairwise, log2(l) levels, again
+//    balanced by OUTPUT position: a warp finds the pair its output range falls in by binary
+//    search over the (device-only) piece offsets, so neither skewed buckets nor sorted input
+//    (where a bucket's pieces all come from one run, and a merge is a copy) unbalance it.
+//    The first level reads the pieces where step 2 left them, so no separate relocation
+//    pass is needed; the last level assembles the buckets in place.
+// All sizes that depend on the data live on the device: grids are sized from n alone.
+// Passes over memory: 1 + log2(runs after step 1), the same as a pairwise merge sort.
+// Not stable. Extra memory: one copy of keys (and values), 8 bytes per warp range of a
+// merge pass (n / t) and the step-3 tables (3 x 64 x 128 x 8 bytes at most).
+#pragma once
+
+#include <gpusort/block/bitonic_sort.cuh>
+#include <gpusort/block/tile_io.cuh>
+#include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/positioned.cuh>
+#include <gpusort/detail/ragged.cuh>
+#include <gpusort/detail/shared_memory.cuh>
+#include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/device/bucket_offsets.cuh>
+#include <gpusort/policy.cuh>
+#include <gpusort/thread/merge_path.cuh>
+#include <gpusort/warp/bitonic_sort.cuh>
+#include <gpusort/warp/merge_runs.cuh>
+#include <gpusort/warp/tile_io.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace gpusort {
+namespace detail {
+
+constexpr int warpsort_pow2_floor(std::size_t x) {
+  return x < 2 ? 1 : 2 * warpsort_pow2_floor(x / 2);
+}
+constexpr int warpsort_clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+template <class Key, class Value>
+struct warpsort_tuning {
+  static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
+  // Step 1: items per lane. 32 per lane was the fastest register shape for 4-byte keys
+  // (bench/RESULTS.md, block sort); a lane's items stay within 128 bytes so that keys,
+  // values and the network's temporaries fit in registers. At least 4: the paper's 128
+  // items per warp, the least that keeps all 32 lanes on distinct compare-exchanges.
+  static constexpr int sort_items = warpsort_clamp(warpsort_pow2_floor(128 / item_bytes), 4, 32);
+  static constexpr int chunk = 32 * sort_items;
+  // Independent warps per block: no barrier ties them, so the block is only a launch unit.
+  static constexpr int warps_per_block = 4;
+  static constexpr int threads = 32 * warps_per_block;
+  // Step 2/4: the merge buffer t (policy.merge_width). The widths a warp merge is built
+  // for: t >= 64 (the paper's minimum), at most 256 (t/32 items per lane in registers).
+  static constexpr int default_merge_width = item_bytes <= 8 ? 256 : 128;
+  // Outputs per warp in a merge pass, in buffer halves: enough to amortise the two
+  // merge-path searches of the warp's range, few enough for many warps at 2^20.
+  static constexpr int halves_per_warp = 16;
+  // Step 2 stops when at most this many runs are left: the paper's l (64 on 16 SMs); the
+  // merges stay balanced by output anyway, so this only sets the depth of step 4.
+  static constexpr std::int64_t split_runs = 64;
+  // Step 3: s buckets (s - 1 splitters) from s*k samples sorted by one block in static
+  // shared memory.
+  static constexpr int sample_threads = 128;
+  static constexpr int sample_items =
+      items_fitting_shared(sample_threads, sizeof(positioned_key<Key>), 16);
+  static constexpr int samples = sample_threads * sample_items;
+  static constexpr int buckets = 128;
+  static constexpr int oversampling = samples / buckets;  // k
+  static constexpr std::uint64_t sample_seed = 0x9e3779b97f4a7c15ull;
+  static_assert(oversampling >= 1, "fewer samples than buckets");
+};
+
+// Which variant of steps 1 and 2 to run, and after which step to stop: hooks for
+// bench_warpsort's studies (the paper's Fig. 11-14). Template parameters, so that the
+// policy's instantiations do not carry the study variants. The policy runs the defaults.
+enum class warpsort_step1 { warp_bitonic, block_bitonic };
+enum class warpsort_step2 { bitonic_merge, rank_merge };
+
+// ---- step 1 -------------------------------------------------------------------------------
+
+// One warp sorts its chunk of `valid` (<= 32*ITEMS) items. RAGGED (the array's last chunk
+// only) sorts invalid slots after every real item (maybe / valid_first), no sentinel key;
+// it is a separate instantiation so that the full chunks' kernel does not reserve the
+// registers of the tagged items.
+template <int ITEMS, bool RAGGED, class Key, class Value, class Compare>
+__device__ __forceinline__ void warpsort_sort_chunk(const Key* keys_in, const Value* values_in,
+                                                    Key* keys_out, Value* values_out, int valid,
+                                                    Compare cmp,
+                                                    warp::tile_buffer<ITEMS, Key>& key_buffer,
+                                                    warp::tile_buffer<ITEMS, Value>& value_buffer) {
+  Key keys[ITEMS];
+  Value values[ITEMS];
+  warp::load_blocked<ITEMS>(keys_in, keys, valid, key_buffer);
+  warp::load_blocked<ITEMS>(values_in, values, valid, value_buffer);
+  if constexpr (!RAGGED) {
+    warp::bitonic_sort<ITEMS>(keys, values, cmp);
+  } else {
+    const int lane = threadIdx.x % 32;
+    maybe<Key> tagged[ITEMS];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) tagged[r] = {keys[r], lane * ITEMS + r < valid};
+    warp::bitonic_sort<ITEMS>(tagged, values, valid_first<Compare>{cmp});
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) keys[r] = tagged[r].key;
+  }
+  warp::store_blocked<ITEMS>(keys_out, keys, valid, key_buffer);
+  warp::store_blocked<ITEMS>(values_out, values, valid, value_buffer);
+}
+
+// Chunks [first_chunk, ...) of n items; RAGGED: the one partial chunk at first_chunk.
+template <int ITEMS, int WARPS, bool RAGGED, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(32 * WARPS)
+    warpsort_chunk_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                          Value* values_out, std::int64_t n, std::int64_t first_chunk, Compare cmp) {
+  __shared__ warp::tile_buffer<ITEMS, Key> key_buffers[WARPS];
+  __shared__ warp::tile_buffer<ITEMS, Value> value_buffers[WARPS];
+  constexpr int chunk = 32 * ITEMS;
+  const int w = threadIdx.x / 32;
+  const std::int64_t offset =
+      (first_chunk + static_cast<std::int64_t>(blockIdx.x) * WARPS + w) * chunk;
+  if (offset >= n) return;  // the whole warp: no barrier follows
+  const int valid = static_cast<int>(n - offset < chunk ? n - offset : chunk);
+  warpsort_sort_chunk<ITEMS, RAGGED>(keys_in + offset,
+                                     has_values<Value> ? values_in + offset : values_in,
+                                     keys_out + offset,
+                                     has_values<Value> ? values_out + offset : values_out, valid,
+                                     cmp, key_buffers[w], value_buffers[w]);
+}
+
+// The step-1 study's alternative (Fig. 11): the same chunks, each sorted by a block with
+// barriers (block::bitonic_sort, THREADS x ITEMS = the chunk).
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    warpsort_block_chunk_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                                Value* values_out, std::int64_t n, Compare cmp) {
+  constexpr int chunk = THREADS * ITEMS;
+  __shared__ union {
+    block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS> network;
+    block::tile_buffer<THREADS, ITEMS, Key> keys;
+    block::tile_buffer<THREADS, ITEMS, Value> values;
+  } shared;
+  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * chunk;
+  const int valid = static_cast<int>(n - offset < chunk ? n - offset : chunk);
+  Key keys[ITEMS];
+  Value values[ITEMS];
+  block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
+  block::load_blocked<THREADS>(values_in + offset, values, valid, shared.values);
+  block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
+  block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
+  block::store_blocked<THREADS>(values_out + offset, values, valid, shared.values);
+}
+
+// ---- steps 2 and 4: merge passes balanced by output position -------------------------------
+
+// One pair of runs of a merge pass: where its output goes and where its two runs are.
+struct warpsort_pair {
+  std::int64_t out_begin, out_end, a_begin, a_count, b_begin, b_count;
+};
+
+// Step 2: runs of `run` items, pair q = runs 2q and 2q+1, output in place of the input.
+struct warpsort_uniform_pairs {
+  std::int64_t n, run;
+  __host__ __device__ std::int64_t find(std::int64_t position) const { return position / (2 * run); }
+  __host__ __device__ warpsort_pair operator[](std::int64_t q) const {
+    const std::int64_t begin = q * 2 * run;
+    const std::int64_t middle = begin + run < n ? begin + run : n;
+    const std::int64_t end = begin + 2 * run < n ? begin + 2 * run : n;
+    return {begin, end, begin, middle - begin, middle, end - middle};
+  }
+};
+
+// Step 4, one level: the pieces of each bucket in groups of `group` (a power of two) runs;
+// pair q merges two neighbouring groups of one bucket. Piece (run x, bucket b) goes to
+// offsets[x * buckets + b] (bucket-major order, every bucket's pieces in run order). At the
+// first level (group 1) the pieces are read where step 2 left them: run x from x * run,
+// piece b from piece_begins[x * buckets + b] within it; later levels read the previous
+// level's groups, which sit at their output offsets.
+struct warpsort_bucket_pairs {
+  const std::int64_t* offsets;
+  const std::int64_t* counts;
+  const std::int64_t* piece_begins;
+  std::int64_t n, run;
+  int runs, buckets, group;
+
+  // Output offset of the piece at bucket-major index c (n past the last piece).
+  __host__ __device__ std::int64_t offset_at(std::int64_t c) const {
+    if (c >= static_cast<std::int64_t>(runs) * buckets) return n;
+    const std::int64_t b = c / runs;
+    const std::int64_t x = c - b * runs;
+    return offsets[x * buckets + b];
+  }
+  // The last pair whose output starts at or before `position` (empty pairs are skipped:
+  // the pair after them starts at the same offset).
+  __host__ __device__ std::int64_t find(std::int64_t position) const {
+    std::int64_t lo = 0, hi = static_cast<std::int64_t>(runs) * buckets / (2 * group);
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (offset_at(mid * 2 * group) <= position) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+  __host__ __device__ warpsort_pair operator[](std::int64_t q) const {
+    const std::int64_t c = q * 2 * group;
+    warpsort_pair p;
+    p.out_begin = offset_at(c);
+    p.out_end = offset_at(c + 2 * group);
+    if (group == 1) {
+      const std::int64_t b = c / runs;
+      const std::int64_t x = c - b * runs;
+      const std::int64_t ia = x * buckets + b, ib = (x + 1) * buckets + b;
+      const std::int64_t ra = x * run < n ? x * run : n, rb = (x + 1) * run < n ? (x + 1) * run : n;
+      p.a_begin = ra + piece_begins[ia];
+      p.a_count = counts[ia];
+      p.b_begin = rb + piece_begins[ib];
+      p.b_count = counts[ib];
+    } else {
+      p.a_begin = p.out_begin;
+      p.b_begin = offset_at(c + group);
+      p.a_count = p.b_begin - p.a_begin;
+      p.b_count = p.out_end - p.b_begin;
+    }
+    return p;
+  }
+};
+
+// The Fig. 13 alternative to the bitonic buffer: the warp's pieces merged by rank, each
+// lane placing its outputs by a merge-path split of its own (Satish et al.'s method at warp
+// granularity). Both write out[0, a_count + b_count).
+template <class Key, class Value, class Compare>
+__device__ __forceinline__ void warpsort_rank_merge(const Key* a, const Value* a_values,
+                                                    std::int64_t a_count, const Key* b,
+                                                    const Value* b_values, std::int64_t b_count,
+                                                    Key* out, Value* out_values, Compare cmp) {
+  const int lane = threadIdx.x % 32;
+  const std::int64_t total = a_count + b_count;
+  // Each lane merges a contiguous 1/32 of the output; the rows of 32 stay coalesced-ish.
+  const std::int64_t per_lane = (total + 31) / 32;
+  const std::int64_t first = lane * per_lane < total ? lane * per_lane : total;
+  const std::int64_t last = first + per_lane < total ? first + per_lane : total;
+  std::int64_t i = thread::merge_path(a, a_count, b, b_count, first, cmp);
+  std::int64_t j = first - i;
+  for (std::int64_t k = first; k < last; ++k) {
+    const bool from_a = j >= b_count || (i < a_count && !cmp(b[j], a[i]));
+    if (from_a) {
+      out[k] = a[i];
+      if constexpr (has_values<Value>) out_values[k] = a_values[i];
+      ++i;
+    } else {
+      out[k] = b[j];
+      if constexpr (has_values<Value>) out_values[k] = b_values[j];
+      ++j;
+    }
+  }
+}
+
+// Co-ranks of the merge pass: splits[w] = how many items of run a precede output position
+// w * warp_outputs within its pair (thread::merge_path). One thread per warp range, in a
+// kernel of its own: the searches' global-memory latency then overlaps across thousands of
+// threads instead of stalling each merging warp.
+template <class Pairs, class Key, class Compare>
+__global__ void warpsort_partition_kernel(const Key* keys, std::int64_t warp_outputs,
+                                          std::int64_t ranges, Pairs pairs, std::int64_t* splits,
+                                          Compare cmp) {
+  const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (w >= ranges) return;
+  const std::int64_t position = w * warp_outputs;
+  const warpsort_pair pair = pairs[pairs.find(position)];
+  splits[w] = thread::merge_path(keys + pair.a_begin, pair.a_count, keys + pair.b_begin,
+                                 pair.b_count, position - pair.out_begin, cmp);
+}
+
+// Warp w's share of a merge pass: outputs [first, last), possibly spanning several pairs.
+// Only the range's two ends can fall inside a pair; their co-ranks come from `splits`.
+template <int M, bool RANK, class Pairs, class Key, class Value, class Compare>
+__device__ __forceinline__ void warpsort_merge_range(const Key* keys_in, const Value* values_in,
+                                                     Key* keys_out, Value* values_out,
+                                                     std::int64_t first, std::int64_t last,
+                                                     const std::int64_t* splits, std::int64_t w,
+                                                     const Pairs& pairs, Compare cmp,
+                                                     warp::merge_runs_storage<Key, Value, M>& storage) {
+  for (std::int64_t p = first; p < last;) {
+    const warpsort_pair pair = pairs[pairs.find(p)];
+    const std::int64_t end = pair.out_end < last ? pair.out_end : last;
+    const std::int64_t d0 = p - pair.out_begin, d1 = end - pair.out_begin;
+    const std::int64_t i0 = p > pair.out_begin ? splits[w] : 0;
+    const std::int64_t i1 = end < pair.out_end ? splits[w + 1] : pair.a_count;
+    const std::int64_t j0 = d0 - i0;
+    // Consistent pieces whatever the comparator: never outside the runs or the range.
+    const std::int64_t count = d1 - d0;
+    const std::int64_t a_least = count - (pair.b_count - j0) > 0 ? count - (pair.b_count - j0) : 0;
+    const std::int64_t a_most = count < pair.a_count - i0 ? count : pair.a_count - i0;
+    std::int64_t a_take = i1 - i0;
+    a_take = a_take < a_least ? a_least : a_take > a_most ? a_most : a_take;
+    const Key* a = keys_in + pair.a_begin + i0;
+    const Key* b = keys_in + pair.b_begin + j0;
+    const Value* va = has_values<Value> ? values_in + pair.a_begin + i0 : values_in;
+    const Value* vb = has_values<Value> ? values_in + pair.b_begin + j0 : values_in;
+    Value* vo = has_values<Value> ? values_out + p : values_out;
+    if constexpr (RANK) {
+      warpsort_rank_merge(a, va, a_take, b, vb, count - a_take, keys_out + p, vo, cmp);
+    } else {
+      warp::merge_runs<M>(a, va, a_take, b, vb, count - a_take, keys_out + p, vo, cmp, storage);
+    }
+    p = end;
+  }
+}
+
+template <int M, int WARPS, bool RANK, class Pairs, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(32 * WARPS)
+    warpsort_merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                          Value* values_out, std::int64_t n, std::int64_t warp_outputs,
+                          const std::int64_t* splits, Pairs pairs, Compare cmp) {
+  __shared__ warp::merge_runs_storage<Key, Value, M> storage[WARPS];
+  const int lw = threadIdx.x / 32;
+  const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * WARPS + lw;
+  const std::int64_t first = w * warp_outputs;
+  if (first >= n) return;
+  const std::int64_t last = first + warp_outputs < n ? first + warp_outputs : n;
+  warpsort_merge_range<M, RANK>(keys_in, values_in, keys_out, values_out, first, last, splits, w,
+                                pairs, cmp, storage[lw]);
+}
+
+// ---- step 3 -------------------------------------------------------------------------------
+
+// A sample position: splitmix64 of the sample index, reduced to [0, n). Reproducible; the
+// modulo bias is below n / 2^64.
+__host__ __device__ inline std::int64_t warpsort_sample_position(std::uint64_t seed, int j,
+                                                                 std::int64_t n) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(j) + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return static_cast<std::int64_t>(z % static_cast<std::uint64_t>(n));
+}
+
+// One block: s*k samples, sorted, every k-th one a splitter (s - 1 of them).
+template <int THREADS, int ITEMS, class Key, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    warpsort_splitter_kernel(const Key* keys, std::int64_t n, std::uint64_t seed, int buckets,
+                             positioned_key<Key>* splitters, Compare cmp) {
+  __shared__ block::bitonic_sort_storage<positioned_key<Key>, no_value, THREADS, ITEMS> storage;
+  constexpr int samples = THREADS * ITEMS;
+  const int k = samples / buckets;
+  positioned_key<Key> items[ITEMS];
+  no_value none[ITEMS];
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    const std::int64_t position = warpsort_sample_position(seed, threadIdx.x * ITEMS + r, n);
+    items[r] = {keys[position], position};
+  }
+  block::bitonic_sort<THREADS>(items, none, positioned_less<Compare>{cmp}, storage);
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    const int j = threadIdx.x * ITEMS + r + 1;
+    if (j % k == 0 && j / k < buckets) splitters[j / k - 1] = items[r];
+  }
+}
+
+// Items of the sorted run (positions run_begin..) that precede the splitter: lower bound.
+template <class Key, class Compare>
+__device__ __forceinline__ std::int64_t warpsort_splitter_rank(const Key* run, std::int64_t run_begin,
+                                                               std::int64_t length,
+                                                               const positioned_key<Key>& s,
+                                                               Compare cmp) {
+  std::int64_t lo = 0, hi = length;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (precedes(run[mid], run_begin + mid, s.key, s.position, cmp)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// One thread per piece (run x, bucket b): its size and where it starts within its run.
+// Runs past the array (the table is padded to a power of two of runs) are empty.
+template <class Key, class Compare>
+__global__ void warpsort_locate_kernel(const Key* keys, std::int64_t n, std::int64_t run,
+                                       int runs, int buckets,
+                                       const positioned_key<Key>* splitters,
+                                       std::int64_t* counts, std::int64_t* piece_begins,
+                                       Compare cmp) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= static_cast<std::int64_t>(runs) * buckets) return;
+  const std::int64_t x = i / buckets;
+  const int b = static_cast<int>(i - x * buckets);
+  const std::int64_t begin = x * run < n ? x * run : n;
+  const std::int64_t length = n - begin < run ? n - begin : run;
+  const Key* r = keys + begin;
+  const std::int64_t lo = b == 0 ? 0 : warpsort_splitter_rank(r, begin, length, splitters[b - 1], cmp);
+  std::int64_t hi = b == buckets - 1 ? length : warpsort_splitter_rank(r, begin, length, splitters[b], cmp);
+  hi = hi < lo ? lo : hi;
+  counts[i] = hi - lo;
+  piece_begins[i] = lo;
+}
+
+// ---- plan and driver ----------------------------------------------------------------------
+
+// The shape of a sort of n items: passes, runs and table sizes, from n alone (host).
+template <class Key, class Value>
+struct warpsort_shape {
+  using tuning = warpsort_tuning<Key, Value>;
+  std::int64_t chunks = 0;
+  int step2_passes = 0;
+  std::int64_t run_after_step2 = 0;  // run length entering step 3
+  int runs = 0;    // runs after step 2 padded to a power of two; 0: one run, no steps 3-4
+  int levels = 0;  // step-4 levels: log2(runs)
+  std::size_t scan_bytes = 0;
+
+  // Outputs per warp in a merge pass for buffer width t (t/2 items per buffer half).
+  static constexpr std::int64_t warp_outputs(int width) {
+    return static_cast<std::int64_t>(tuning::halves_per_warp) * (width / 2);
+  }
+
+  explicit warpsort_shape(std::int64_t n) {
+    chunks = (n + tuning::chunk - 1) / tuning::chunk;
+    std::int64_t run = tuning::chunk, left = chunks;
+    while (left > tuning::split_runs) {
+      run *= 2;
+      left = (left + 1) / 2;
+      ++step2_passes;
+    }
+    run_after_step2 = run;
+    if (left > 1) {
+      runs = 1;
+      while (runs < left) {
+        runs *= 2;
+        ++levels;
+      }
+      device::bucket_offsets<std::int64_t>(nullptr, scan_bytes, nullptr, nullptr, runs,
+                                           tuning::buckets);
+    }
+  }
+};
+
+// Temp storage: scratch keys (and values), the runs x buckets tables of step 3 (counts,
+// piece begins, offsets), the s - 1 splitters, the scan's own storage and one co-rank per
+// warp range of a merge pass (for buffer width `width`).
+template <class Key, class Value>
+struct warpsort_plan : warpsort_shape<Key, Value> {
+  using shape = warpsort_shape<Key, Value>;
+  std::int64_t warp_outputs, ranges;
+  temp_layout<8> layout;
+
+  warpsort_plan(std::int64_t n, int width)
+      : shape(n),
+        warp_outputs(shape::warp_outputs(width)),
+        ranges((n + warp_outputs - 1) / warp_outputs),
+        layout(make_layout(n, ranges, *this)) {}
+
+  static temp_layout<8> make_layout(std::int64_t n, std::int64_t ranges, const shape& s) {
+    using tuning = warpsort_tuning<Key, Value>;
+    const std::size_t table = static_cast<std::size_t>(s.runs) * tuning::buckets * sizeof(std::int64_t);
+    return temp_layout<8>({static_cast<std::size_t>(n) * sizeof(Key),
+                           has_values<Value> ? static_cast<std::size_t>(n) * sizeof(Value) : 0,
+                           table, table, table,
+                           s.runs > 0 ? (tuning::buckets - 1) * sizeof(positioned_key<Key>) : 0,
+                           s.scan_bytes, static_cast<std::size_t>(ranges) * sizeof(std::int64_t)});
+  }
+};
+
+template <class Key, class Value, int M, bool RANK, class Pairs, class Compare>
+cudaError_t warpsort_merge_pass(const warpsort_plan<Key, Value>& plan, void* temp,
+                                const Key* keys_in, const Value* values_in, Key* keys_out,
+                                Value* values_out, std::int64_t n, const Pairs& pairs,
+                                Compare cmp, cudaStream_t stream) {
+  using tuning = warpsort_tuning<Key, Value>;
+  constexpr int warps = tuning::warps_per_block;
+  constexpr int partition_threads = 128;
+  std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 7);
+  warpsort_partition_kernel<<<static_cast<unsigned>((plan.ranges + partition_threads - 1) /
+                                                    partition_threads),
+                              partition_threads, 0, stream>>>(keys_in, plan.warp_outputs,
+                                                              plan.ranges, pairs, splits, cmp);
+  warpsort_merge_kernel<M, warps, RANK>
+      <<<static_cast<unsigned>((plan.ranges + warps - 1) / warps), 32 * warps, 0, stream>>>(
+          keys_in, values_in, keys_out, values_out, n, plan.warp_outputs, splits, pairs, cmp);
+  return cudaPeekAtLastError();
+}
+
+// Steps 2-4 for one buffer width (M = t / 32 items per lane).
+template <int M, bool RANK, class Key, class Value, class Compare>
+cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, Key*& keys,
+                            Value*& values, Key*& other_keys, Value*& other_values,
+                            std::int64_t n, Compare cmp, int last_step, cudaStream_t stream) {
+  using tuning = warpsort_tuning<Key, Value>;
+  if (last_step < 2) return cudaSuccess;
+  std::int64_t run = tuning::chunk;
+  for (int pass = 0; pass < plan.step2_passes; ++pass, run *= 2) {
+    if (cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(
+            plan, temp, keys, values, other_keys, other_values, n, warpsort_uniform_pairs{n, run},
+            cmp, stream))
+      return e;
+    std::swap(keys, other_keys);
+    std::swap(values, other_values);
+  }
+  if (last_step < 3 || plan.runs == 0) return cudaSuccess;
+
+  std::int64_t* counts = plan.layout.template get<std::int64_t>(temp, 2);
+  std::int64_t* piece_begins = plan.layout.template get<std::int64_t>(temp, 3);
+  std::int64_t* offsets = plan.layout.template get<std::int64_t>(temp, 4);
+  auto* splitters = plan.layout.template get<positioned_key<Key>>(temp, 5);
+  void* scan_temp = plan.layout.template get<char>(temp, 6);
+  warpsort_splitter_kernel<tuning::sample_threads, tuning::sample_items>
+      <<<1, tuning::sample_threads, 0, stream>>>(keys, n, tuning::sample_seed, tuning::buckets,
+                                                 splitters, cmp);
+  if (cudaError_t e = cudaPeekAtLastError()) return e;
+  constexpr int locate_threads = 128;
+  const std::int64_t pieces = static_cast<std::int64_t>(plan.runs) * tuning::buckets;
+  warpsort_locate_kernel<<<static_cast<unsigned>((pieces + locate_threads - 1) / locate_threads),
+                           locate_threads, 0, stream>>>(keys, n, plan.run_after_step2, plan.runs,
+                                                        tuning::buckets, splitters, counts,
+                                                        piece_begins, cmp);
+  if (cudaError_t e = cudaPeekAtLastError()) return e;
+  std::size_t scan_bytes = plan.scan_bytes;
+  if (cudaError_t e = device::bucket_offsets(scan_temp, scan_bytes, counts, offsets, plan.runs,
+                                             tuning::buckets, stream))
+    return e;
+  if (last_step < 4) return cudaSuccess;
+
+  for (int level = 0; level < plan.levels; ++level) {
+    const warpsort_bucket_pairs pairs{offsets, counts, piece_begins, n, plan.run_after_step2,
+                             plan.runs, tuning::buckets, 1 << level};
+    if (cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(plan, temp, keys, values,
+                                                                 other_keys, other_values, n,
+                                                                 pairs, cmp, stream))
+      return e;
+    std::swap(keys, other_keys);
+    std::swap(values, other_values);
+  }
+  return cudaSuccess;
+}
+
+template <warpsort_step1 STEP1, class Key, class Value, class Compare>
+cudaError_t warpsort_step1_launch(const Key* keys_in, const Value* values_in, Key* keys_out,
+                                  Value* values_out, std::int64_t n, std::int64_t chunks,
+                                  Compare cmp, cudaStream_t stream) {
+  using tuning = warpsort_tuning<Key, Value>;
+  // The block variant sorts the same chunk with THREADS x 8 items (chunks of >= 256 items).
+  constexpr int block_items = 8;
+  constexpr int block_threads = tuning::chunk / block_items;
+  if constexpr (STEP1 == warpsort_step1::block_bitonic && block_threads >= 32) {
+    warpsort_block_chunk_kernel<block_threads, block_items>
+        <<<static_cast<unsigned>(chunks), block_threads, 0, stream>>>(keys_in, values_in, keys_out,
+                                                                      values_out, n, cmp);
+  } else {
+    constexpr int warps = tuning::warps_per_block;
+    const std::int64_t full = n / tuning::chunk;
+    if (full > 0)
+      warpsort_chunk_kernel<tuning::sort_items, warps, false>
+          <<<static_cast<unsigned>((full + warps - 1) / warps), 32 * warps, 0, stream>>>(
+              keys_in, values_in, keys_out, values_out, full * tuning::chunk, 0, cmp);
+    if (full < chunks)
+      warpsort_chunk_kernel<tuning::sort_items, 1, true><<<1, 32, 0, stream>>>(
+          keys_in, values_in, keys_out, values_out, n, full, cmp);
+  }
+  return cudaPeekAtLastError();
+}
+
+// The whole sort for one buffer width (M = t / 32 items per lane), stopping after step
+// `last_step` (1..4). *result_keys / *result_values (if given) receive where the output is:
+// `keys` when all four steps ran.
+template <int M, warpsort_step1 STEP1, warpsort_step2 STEP2, class Key, class Value, class Compare>
+cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, Compare cmp,
+                         cudaStream_t stream, int last_step, Key** result_keys,
+                         Value** result_values) {
+  const warpsort_plan<Key, Value> plan(n, 32 * M);
+  Key* scratch_keys = plan.layout.template get<Key>(temp, 0);
+  Value* scratch_values = has_values<Value> ? plan.layout.template get<Value>(temp, 1) : values;
+  // Step 1 writes where an even number of later passes lands in `keys`.
+  const int passes = plan.step2_passes + plan.levels;
+  const bool start_in_scratch = passes % 2 == 1;
+  Key* current_keys = start_in_scratch ? scratch_keys : keys;
+  Value* current_values = start_in_scratch ? scratch_values : values;
+  Key* other_keys = start_in_scratch ? keys : scratch_keys;
+  Value* other_values = start_in_scratch ? values : scratch_values;
+  cudaError_t e = warpsort_step1_launch<STEP1>(keys, values, current_keys, current_values, n,
+                                               plan.chunks, cmp, stream);
+  if (e == cudaSuccess)
+    e = warpsort_merges<M, STEP2 == warpsort_step2::rank_merge>(
+        plan, temp, current_keys, current_values, other_keys, other_values, n, cmp, last_step,
+        stream);
+  if (result_keys) *result_keys = current_keys;
+  if (result_values) *result_values = current_values;
+  return e;
+}
+
+// Buffer widths t a warp merge is built for (policy.merge_width; 0 picks the tuned one).
+constexpr bool warpsort_supports_width(int width) {
+  return width == 64 || width == 128 || width == 256;
+}
+
+template <class Key, class Value>
+int warpsort_width(const policy::warpsort& policy) {
+  return policy.merge_width == 0 ? warpsort_tuning<Key, Value>::default_merge_width
+                                 : policy.merge_width;
+}
+
+template <warpsort_step1 STEP1 = warpsort_step1::warp_bitonic,
+          warpsort_step2 STEP2 = warpsort_step2::bitonic_merge, class Key, class Value,
+          class Compare>
+cudaError_t warpsort_sort(const policy::warpsort& policy, void* temp, Key* keys, Value* values,
+                          std::int64_t n, Compare cmp, cudaStream_t stream, int last_step = 4,
+                          Key** result_keys = nullptr, Value** result_values = nullptr) {
+  switch (warpsort_width<Key, Value>(policy)) {
+    case 64:
+      return warpsort_run<2, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
+                                           result_keys, result_values);
+    case 128:
+      return warpsort_run<4, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
+                                           result_keys, result_values);
+    case 256:
+      return warpsort_run<8, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
+                                           result_keys, result_values);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+template <>
+struct algorithm<policy::warpsort> {
+  static constexpr bool implemented = true;
+
+  // merge_width: t, the items of a warp's merge buffer: 0 (tuned) or 64, 128, 256.
+  template <class Key, class Value>
+  static cudaError_t check_policy(const policy::warpsort& policy) {
+    const int width = policy.merge_width;
+    return width == 0 || warpsort_supports_width(width) ? cudaSuccess
+                                                                     : cudaErrorInvalidValue;
+  }
+
+  template <class Key, class Value>
+  static std::size_t temp_storage_bytes(const policy::warpsort& policy, std::int64_t n) {
+    return warpsort_plan<Key, Value>(n, warpsort_width<Key, Value>(policy)).layout.total;
+  }
+
+  template <class Key, class Value, class Compare>
+  static cudaError_t sort(const policy::warpsort& policy, void* temp, Key* keys, Value* values,
+                          std::int64_t n, Compare cmp, cudaStream_t stream) {
+    return warpsort_sort(policy, temp, keys, values, n, cmp, stream);
+  }
+};
+
+}  // namespace detail
+}  // namespace gpusort

@@ -1,0 +1,154 @@
+// policy::deterministic_sample through the public entry points: every distribution and
+// awkward size, every key type of DESIGN.md §4, pairs, 2^24 and 2^28 keys, more than 2^31
+// keys, the error contract; and, through the detail hook, the bucket bound of every level
+// on every distribution (the guarantee that makes all-equal input cost what uniform costs).
+#include "sort_cases.cuh"
+
+#include <gpusort/detail/deterministic_sample_sort.cuh>
+
+#include <cstdint>
+#include <vector>
+
+using namespace gpusort_test;
+using gpusort::detail::no_value;
+using ds_policy = gpusort::policy::deterministic_sample;
+
+namespace {
+
+const ds_policy default_policy{};
+// Few samples per tile: more levels, so the recursion is exercised at moderate sizes.
+const ds_policy few_samples{16, 0};
+
+// Sorts n u32 keys of distribution d and checks, for every level of the plan, that the
+// buckets it made partition the array in order and that none exceeds the plan's bound.
+void check_bucket_bound(const ds_policy& policy, distribution d, std::int64_t n) {
+  using setup_type = gpusort::detail::deterministic_sample_setup<std::uint32_t, no_value>;
+  INFO("distribution " << name(d) << ", n = " << n << ", s = " << policy.samples_per_tile);
+  setup_type setup;
+  REQUIRE(setup_type::make(policy, n, setup) == cudaSuccess);
+  const auto& plan = setup.plan;
+  REQUIRE(plan.levels >= 1);
+  device_buffer<std::uint32_t> keys(n);
+  device_buffer<char> temp(static_cast<std::int64_t>(setup.layout.total));
+  for (int level = 0; level < plan.levels; ++level) {
+    INFO("level " << level << " of " << plan.levels);
+    REQUIRE(generate(keys.data(), n, d, 99) == cudaSuccess);
+    const std::int64_t entries = plan.segments[level + 1] + 1;
+    device_buffer<std::int64_t> buckets(entries);
+    REQUIRE(gpusort::detail::deterministic_sample_sort(
+                policy, temp.data(), keys.data(), static_cast<no_value*>(nullptr), n,
+                gpusort::less{}, 0, gpusort::detail::deterministic_sample_stop_after::bucket_sort,
+                buckets.data(), level) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const std::vector<std::int64_t> b = buckets.to_host();
+    REQUIRE(b.front() == 0);
+    REQUIRE(b.back() == n);
+    std::int64_t largest = 0;
+    bool ordered = true;
+    for (std::size_t i = 1; i < b.size(); ++i) {
+      ordered = ordered && b[i] >= b[i - 1];
+      largest = std::max(largest, b[i] - b[i - 1]);
+    }
+    CHECK(ordered);
+    INFO("largest bucket " << largest << ", bound " << plan.bound[level + 1]);
+    CHECK(largest <= plan.bound[level + 1]);
+    REQUIRE(device_check_sorted(keys.data(), n, gpusort::less{}));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("deterministic_sample: u32 keys, every distribution and awkward size",
+          "[deterministic_sample]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  const std::int64_t n = GENERATE(from_range(std::begin(awkward_sizes), std::end(awkward_sizes)));
+  check_sort<ds_policy, std::uint32_t, no_value>(default_policy, {dist, n}, gpusort::less{}, false);
+  check_sort<ds_policy, std::uint32_t, no_value>(few_samples, {dist, n}, gpusort::less{}, false);
+}
+
+TEST_CASE("deterministic_sample: buckets stay within 2n/s on every distribution",
+          "[deterministic_sample]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  check_bucket_bound(default_policy, dist, std::int64_t(1) << 20);
+  check_bucket_bound(few_samples, dist, 999983);
+}
+
+TEST_CASE("deterministic_sample: pairs on every distribution", "[deterministic_sample]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), std::int64_t(1) << 20);
+  check_sort<ds_policy, std::uint32_t, std::uint32_t>(default_policy, {dist, n}, gpusort::less{}, false);
+  check_sort<ds_policy, key16, value16>(default_policy, {dist, n}, key16_less{}, false);
+}
+
+TEST_CASE("deterministic_sample: both tile shapes and several s", "[deterministic_sample]") {
+  using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, no_value>;
+  const int tile = GENERATE(tuning::tile, tuning::half_tile);
+  const int s = GENERATE(4, 7, 64, 1000);
+  const ds_policy p{s, tile};
+  const auto dist = GENERATE(distribution::uniform, distribution::all_equal);
+  check_sort<ds_policy, std::uint32_t, no_value>(p, {dist, 999983}, gpusort::less{}, false);
+}
+
+TEST_CASE("deterministic_sample: the convenience overloads on the default stream",
+          "[deterministic_sample][sanitize]") {
+  const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(129), std::int64_t(65537));
+  const sort_case c{distribution::gaussian, n, false, api::convenience};
+  check_sort<ds_policy, std::uint32_t, no_value>(default_policy, c, gpusort::less{}, false);
+  check_sort<ds_policy, std::uint32_t, std::uint32_t>(default_policy, c, gpusort::less{}, false);
+  // Several levels, small enough for the sanitizer.
+  const sort_case deep{distribution::few_distinct_2, 70000, false, api::two_phase};
+  check_sort<ds_policy, std::uint32_t, std::uint32_t>(few_samples, deep, gpusort::less{}, false);
+}
+
+TEST_CASE("deterministic_sample: 2^24 keys on every distribution",
+          "[deterministic_sample][large]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  check_sort<ds_policy, std::uint32_t, no_value>(default_policy, {dist, std::int64_t(1) << 24},
+                                                 gpusort::less{}, false);
+}
+
+TEST_CASE("deterministic_sample: 2^28 keys and pairs", "[deterministic_sample][large]") {
+  const std::int64_t n = std::int64_t(1) << 28;
+  check_sort<ds_policy, std::uint32_t, no_value>(default_policy, {distribution::uniform, n},
+                                                 gpusort::less{}, false);
+  check_sort<ds_policy, std::uint32_t, std::uint32_t>(
+      default_policy, {distribution::few_distinct_17, n}, gpusort::less{}, false);
+  check_bucket_bound(default_policy, distribution::all_equal, n);
+}
+
+TEST_CASE("deterministic_sample: too little temp storage leaves the keys untouched",
+          "[deterministic_sample]") {
+  check_refuses_small_temp_storage<ds_policy, std::uint32_t>(default_policy, 100000);
+}
+
+TEST_CASE("deterministic_sample: unsupported policy fields are refused before any work",
+          "[deterministic_sample]") {
+  using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, no_value>;
+  const ds_policy bad = GENERATE(ds_policy{-1, 0}, ds_policy{0, -1}, ds_policy{2, 0},
+                                 ds_policy{3, 0}, ds_policy{tuning::max_samples + 1, 0},
+                                 ds_policy{0, 1000}, ds_policy{0, tuning::tile * 2},
+                                 ds_policy{tuning::half_tile * 2, tuning::half_tile});
+  INFO("samples_per_tile " << bad.samples_per_tile << ", tile_items " << bad.tile_items);
+  guarded_buffer<std::uint32_t> keys(5000);
+  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
+  const auto before = keys.to_host();
+  std::size_t bytes = 0;
+  CHECK(gpusort::sort_keys(bad, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_keys(bad, keys.data(), 5000) == cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(keys.to_host() == before);
+}
+
+// 64-bit num_items: more than 2^31 keys (8.6 GB of u32; the sort takes about as much again
+// in temp storage, the checks' copies the rest).
+TEST_CASE("deterministic_sample: more than 2^31 keys", "[deterministic_sample][large][huge]") {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
+  const std::int64_t n = (std::int64_t(1) << 31) + 4097;
+  if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
+    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
+    return;
+  }
+  check_sort<ds_policy, std::uint32_t, no_value>(default_policy, {distribution::uniform, n},
+                                                 gpusort::less{}, false);
+}

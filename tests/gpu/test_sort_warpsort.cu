@@ -1,0 +1,112 @@
+// policy::warpsort through the public entry points: every distribution and awkward size,
+// every key type of DESIGN.md §4, pairs, each merge width, sizes that exercise every step
+// (one chunk only; steps 3-4 without step 2; all four steps), 2^24 and 2^28, more than
+// 2^31 keys, and the error contract.
+#include "sort_cases.cuh"
+
+#include <cstdint>
+
+using namespace gpusort_test;
+using gpusort::detail::no_value;
+
+namespace {
+const gpusort::policy::warpsort warpsort_policy{};
+using policy_t = gpusort::policy::warpsort;
+}  // namespace
+
+TEST_CASE("warpsort: u32 keys, every distribution and awkward size", "[warpsort]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  const std::int64_t n = GENERATE(from_range(std::begin(awkward_sizes), std::end(awkward_sizes)));
+  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {dist, n}, gpusort::less{}, false);
+}
+
+TEST_CASE("warpsort: pairs on every distribution", "[warpsort]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  // 4097: steps 3-4 only; 2^20 + 3: all four steps with a ragged last run.
+  const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), (std::int64_t(1) << 20) + 3);
+  check_sort<policy_t, std::uint32_t, std::uint32_t>(warpsort_policy, {dist, n}, gpusort::less{}, false);
+  check_sort<policy_t, key16, value16>(warpsort_policy, {dist, n}, key16_less{}, false);
+}
+
+TEST_CASE("warpsort: every key type and comparator", "[warpsort]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
+                             distribution::reverse_sorted);
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(999983));
+  const sort_case c{dist, n, /*special_floats=*/true};
+  check_sort<policy_t, std::int32_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
+  check_sort<policy_t, std::uint64_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
+  check_sort<policy_t, std::int64_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
+  check_sort<policy_t, float, no_value>(warpsort_policy, c, gpusort::total_less{}, false);
+  check_sort<policy_t, double, no_value>(warpsort_policy, c, gpusort::total_less{}, false);
+  check_sort<policy_t, key16, no_value>(warpsort_policy, c, key16_less{}, false);
+  check_sort<policy_t, key12, no_value>(warpsort_policy, c, key12_less{}, false);
+  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, c, gpusort::greater{}, false);
+  check_sort<policy_t, std::uint32_t, std::uint64_t>(warpsort_policy, c, gpusort::greater{}, false);
+  check_sort<policy_t, std::uint64_t, std::uint32_t>(warpsort_policy, c, gpusort::less{}, false);
+}
+
+TEST_CASE("warpsort: every merge width", "[warpsort]") {
+  const int width = GENERATE(64, 128, 256);
+  const auto dist = GENERATE(distribution::uniform, distribution::sorted, distribution::all_equal);
+  const std::int64_t n = GENERATE(std::int64_t(129), std::int64_t(65537), std::int64_t(999983));
+  policy_t policy{};
+  policy.merge_width = width;
+  CAPTURE(width);
+  check_sort<policy_t, std::uint32_t, no_value>(policy, {dist, n}, gpusort::less{}, false);
+  check_sort<policy_t, std::uint32_t, std::uint32_t>(policy, {dist, n}, gpusort::less{}, false);
+}
+
+TEST_CASE("warpsort: the convenience overloads on the default stream", "[warpsort][sanitize]") {
+  // 129: one chunk; 4097: steps 3-4; 65537: all four steps.
+  const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(129), std::int64_t(4097),
+                                  std::int64_t(65537));
+  const sort_case c{distribution::gaussian, n, false, api::convenience};
+  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
+  check_sort<policy_t, std::uint32_t, std::uint32_t>(warpsort_policy, c, gpusort::less{}, false);
+}
+
+TEST_CASE("warpsort: 2^24 keys on every distribution", "[warpsort][large]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {dist, std::int64_t(1) << 24},
+                                                gpusort::less{}, false);
+}
+
+TEST_CASE("warpsort: 2^28 keys and pairs", "[warpsort][large]") {
+  const std::int64_t n = std::int64_t(1) << 28;
+  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {distribution::uniform, n},
+                                                gpusort::less{}, false);
+  check_sort<policy_t, std::uint32_t, std::uint32_t>(warpsort_policy, {distribution::few_distinct_17, n},
+                                                     gpusort::less{}, false);
+}
+
+TEST_CASE("warpsort: too little temp storage leaves the keys untouched", "[warpsort]") {
+  check_refuses_small_temp_storage<policy_t, std::uint32_t>(warpsort_policy, 100000);
+}
+
+TEST_CASE("warpsort: an unsupported merge width is refused before any work", "[warpsort]") {
+  const int width = GENERATE(-1, 1, 32, 100, 512);
+  CAPTURE(width);
+  guarded_buffer<std::uint32_t> keys(5000);
+  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
+  const auto before = keys.to_host();
+  policy_t odd{};
+  odd.merge_width = width;
+  std::size_t bytes = 0;
+  CHECK(gpusort::sort_keys(odd, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_keys(odd, keys.data(), 5000) == cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(keys.to_host() == before);
+}
+
+// 64-bit num_items: more than 2^31 keys (8.6 GB of u32, ~52 GB with the checks' copies).
+TEST_CASE("warpsort: more than 2^31 keys", "[warpsort][large][huge]") {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
+  const std::int64_t n = (std::int64_t(1) << 31) + 4097;
+  if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
+    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
+    return;
+  }
+  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {distribution::uniform, n},
+                                                gpusort::less{}, false);
+}

@@ -1,0 +1,224 @@
+// GPU tests of the warp blocks of GPU-Warpsort: warp::load_blocked / store_blocked (the
+// barrier-free tile I/O) and warp::merge_runs (the t-item bitonic buffer merge), against
+// plain host references, keys only and with values travelling with their keys.
+#include "common/catch.hpp"
+#include "common/key_types.cuh"
+
+#include <gpusort/compare.cuh>
+#include <gpusort/warp/merge_runs.cuh>
+#include <gpusort/warp/tile_io.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using gpusort::detail::no_value;
+using namespace gpusort_test;
+
+#define CUDA_REQUIRE(call) REQUIRE((call) == cudaSuccess)
+
+template <class T>
+struct device_array {
+  T* ptr = nullptr;
+  explicit device_array(const std::vector<T>& host) {
+    CUDA_REQUIRE(cudaMalloc(&ptr, std::max<std::size_t>(1, host.size()) * sizeof(T)));
+    if (!host.empty())
+      CUDA_REQUIRE(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> to_host(std::size_t n) const {
+    std::vector<T> host(n);
+    if (n) CUDA_REQUIRE(cudaMemcpy(host.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+  ~device_array() { cudaFree(ptr); }
+};
+
+template <class Key>
+bool same_bits(const Key& a, const Key& b) {
+  return std::memcmp(&a, &b, sizeof(Key)) == 0;
+}
+
+// Keys from `distinct` values (few: many ties; 0: random bits).
+template <class Key>
+std::vector<Key> make_keys(std::size_t n, int distinct, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Key> keys(n);
+  for (auto& k : keys) {
+    unsigned char bytes[sizeof(Key)];
+    const std::uint64_t pick = distinct > 0 ? rng() % distinct : 0;
+    for (std::size_t i = 0; i < sizeof(Key); ++i)
+      bytes[i] = static_cast<unsigned char>(distinct > 0 ? pick * 37 + i : rng());
+    std::memcpy(&k, bytes, sizeof(Key));
+  }
+  return keys;
+}
+
+template <class Value>
+Value value_of_index(std::size_t i) {
+  Value v{};
+  std::memcpy(&v, &i, std::min(sizeof(Value), sizeof(i)));
+  return v;
+}
+
+template <class Value>
+std::size_t index_of_value(const Value& v) {
+  std::size_t i = 0;
+  std::memcpy(&i, &v, std::min(sizeof(Value), sizeof(i)));
+  return i;
+}
+
+// ---- kernels ------------------------------------------------------------------------------
+
+// Each warp loads its tile (ragged at `valid`) and stores it back to `out`; the slots past
+// `valid` must hold a copy of item 0 (counted in *bad otherwise).
+template <int ITEMS, class T>
+__global__ void tile_io_kernel(const T* in, T* out, int valid, int* bad) {
+  __shared__ gpusort::warp::tile_buffer<ITEMS, T> buffers[2];
+  const int w = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const T* tile = in + w * 32 * ITEMS;
+  T items[ITEMS];
+  gpusort::warp::load_blocked<ITEMS>(tile, items, valid, buffers[w]);
+  for (int r = 0; r < ITEMS; ++r) {
+    const T& expected = lane * ITEMS + r < valid ? tile[lane * ITEMS + r] : tile[0];
+    const unsigned char* x = reinterpret_cast<const unsigned char*>(&items[r]);
+    const unsigned char* y = reinterpret_cast<const unsigned char*>(&expected);
+    bool same = true;
+    for (std::size_t i = 0; i < sizeof(T); ++i) same = same && x[i] == y[i];
+    if (!same) atomicAdd(bad, 1);
+  }
+  gpusort::warp::store_blocked<ITEMS>(out + w * 32 * ITEMS, items, valid, buffers[w]);
+}
+
+// Warp w merges runs a[w] and b[w] (given by offsets and counts) into out at out_offsets[w].
+template <int M, class Key, class Value, class Compare>
+__global__ void merge_runs_kernel(const Key* keys, const Value* values, const long long* a_begin,
+                                  const long long* a_count, const long long* b_begin,
+                                  const long long* b_count, const long long* out_begin,
+                                  Key* out, Value* out_values, int warps, Compare cmp) {
+  __shared__ gpusort::warp::merge_runs_storage<Key, Value, M> storage[2];
+  const int w = blockIdx.x * 2 + threadIdx.x / 32;
+  if (w >= warps) return;
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  gpusort::warp::merge_runs<M>(keys + a_begin[w], pairs ? values + a_begin[w] : values, a_count[w],
+                               keys + b_begin[w], pairs ? values + b_begin[w] : values, b_count[w],
+                               out + out_begin[w], pairs ? out_values + out_begin[w] : out_values,
+                               cmp, storage[threadIdx.x / 32]);
+}
+
+// ---- checks -------------------------------------------------------------------------------
+
+template <int ITEMS, class T>
+void run_tile_io(int valid) {
+  constexpr int tile = 32 * ITEMS;
+  const auto input = make_keys<T>(2 * tile, 0, 5 + valid);
+  const std::vector<T> poison(2 * tile, make_keys<T>(1, 0, 999)[0]);
+  device_array<T> d_in(input), d_out(poison);
+  device_array<int> d_bad(std::vector<int>(1, 0));
+  tile_io_kernel<ITEMS><<<1, 64>>>(d_in.ptr, d_out.ptr, valid, d_bad.ptr);
+  CUDA_REQUIRE(cudaGetLastError());
+  CUDA_REQUIRE(cudaDeviceSynchronize());
+  REQUIRE(d_bad.to_host(1)[0] == 0);
+  const auto out = d_out.to_host(2 * tile);
+  for (int w = 0; w < 2; ++w) {
+    for (int i = 0; i < tile; ++i) {
+      INFO("warp " << w << " item " << i << " valid " << valid);
+      // Within `valid` a round trip; past it nothing is written (the poison stays).
+      const T expected = i < valid ? input[w * tile + i] : poison[0];
+      REQUIRE(same_bits(out[w * tile + i], expected));
+    }
+  }
+}
+
+// Merges `cases` pairs of runs with the given lengths, laid out one after the other.
+template <int M, class Key, class Value, class Compare>
+void run_merge_runs(Compare cmp, const std::vector<std::pair<long long, long long>>& lengths,
+                    int distinct) {
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  std::vector<long long> a_begin, a_count, b_begin, b_count, out_begin;
+  long long total = 0;
+  for (const auto& l : lengths) {
+    a_begin.push_back(total);
+    a_count.push_back(l.first);
+    b_begin.push_back(total + l.first);
+    b_count.push_back(l.second);
+    out_begin.push_back(total);
+    total += l.first + l.second;
+  }
+  auto keys = make_keys<Key>(static_cast<std::size_t>(total), distinct, 17 + total + M);
+  for (std::size_t w = 0; w < lengths.size(); ++w) {
+    std::sort(keys.begin() + a_begin[w], keys.begin() + a_begin[w] + a_count[w], cmp);
+    std::sort(keys.begin() + b_begin[w], keys.begin() + b_begin[w] + b_count[w], cmp);
+  }
+  std::vector<Value> values(static_cast<std::size_t>(total));
+  if constexpr (pairs)
+    for (long long i = 0; i < total; ++i) values[i] = value_of_index<Value>(i);
+  device_array<Key> d_keys(keys), d_out(std::vector<Key>(static_cast<std::size_t>(total)));
+  device_array<Value> d_values(values), d_out_values(values);
+  device_array<long long> d_ab(a_begin), d_ac(a_count), d_bb(b_begin), d_bc(b_count), d_ob(out_begin);
+  const int warps = static_cast<int>(lengths.size());
+  merge_runs_kernel<M><<<(warps + 1) / 2, 64>>>(d_keys.ptr, pairs ? d_values.ptr : nullptr,
+                                                d_ab.ptr, d_ac.ptr, d_bb.ptr, d_bc.ptr, d_ob.ptr,
+                                                d_out.ptr, pairs ? d_out_values.ptr : nullptr,
+                                                warps, cmp);
+  CUDA_REQUIRE(cudaGetLastError());
+  CUDA_REQUIRE(cudaDeviceSynchronize());
+  const auto out = d_out.to_host(static_cast<std::size_t>(total));
+  const auto out_values = d_out_values.to_host(static_cast<std::size_t>(total));
+  std::vector<char> used(static_cast<std::size_t>(total), 0);
+  for (std::size_t w = 0; w < lengths.size(); ++w) {
+    std::vector<Key> expected(keys.begin() + a_begin[w],
+                              keys.begin() + a_begin[w] + a_count[w] + b_count[w]);
+    std::sort(expected.begin(), expected.end(), cmp);
+    for (long long i = 0; i < a_count[w] + b_count[w]; ++i) {
+      INFO("M " << M << " runs " << a_count[w] << " + " << b_count[w] << ", output " << i);
+      const Key& got = out[out_begin[w] + i];
+      // Equal under cmp at every position (ties may come in any order, not stable).
+      REQUIRE(!cmp(got, expected[i]));
+      REQUIRE(!cmp(expected[i], got));
+      if constexpr (pairs) {
+        const std::size_t from = index_of_value(out_values[out_begin[w] + i]);
+        REQUIRE(from >= static_cast<std::size_t>(a_begin[w]));
+        REQUIRE(from < static_cast<std::size_t>(a_begin[w] + a_count[w] + b_count[w]));
+        REQUIRE(!used[from]);
+        used[from] = 1;
+        REQUIRE(same_bits(keys[from], got));
+      }
+    }
+  }
+}
+
+// Lengths around the buffer half t/2 = 16*M: empty runs, ragged last blocks, one run much
+// longer than the other, both multiples of t/2.
+template <int M>
+std::vector<std::pair<long long, long long>> awkward_lengths() {
+  const long long h = 16 * M;
+  return {{0, 1},          {1, 0},         {1, 1},          {h, h},           {h - 1, h + 1},
+          {h + 1, 0},      {0, 3 * h + 5}, {5 * h, 3},      {7, 9 * h - 1},   {4 * h, 4 * h},
+          {10 * h + 3, 10 * h + 11},       {2 * h - 1, 1}, {1000, 999},      {4096, 4096}};
+}
+
+}  // namespace
+
+TEST_CASE("warp::load_blocked / store_blocked round trip, full and ragged", "[warp][sanitize]") {
+  const int valid = GENERATE(1, 31, 32, 33, 127, 128);
+  run_tile_io<4, std::uint32_t>(valid);
+  run_tile_io<4, key16>(valid);
+  run_tile_io<4, key12>(valid);
+}
+
+TEST_CASE("warp::merge_runs merges two sorted runs", "[warp][sanitize]") {
+  const int distinct = GENERATE(0, 3, 1);
+  CAPTURE(distinct);
+  run_merge_runs<2, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<2>(), distinct);
+  run_merge_runs<4, std::uint32_t, std::uint32_t>(gpusort::greater{}, awkward_lengths<4>(), distinct);
+  run_merge_runs<8, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<8>(), distinct);
+  run_merge_runs<8, float, std::uint64_t>(gpusort::total_less{}, awkward_lengths<8>(), distinct);
+  run_merge_runs<4, key16, value16>(key16_less{}, awkward_lengths<4>(), distinct);
+  run_merge_runs<2, key12, std::uint32_t>(key12_less{}, awkward_lengths<2>(), distinct);
+}

@@ -1,0 +1,372 @@
+// Host tests of the deterministic sample sort's host-side arithmetic: the per-level bucket
+// bound (against a plain C++ simulation of one level, ties broken by position, on inputs
+// with many duplicates), the plan of the recursion (levels, bounds, worst-case rows), the
+// row-to-tile map of the kernels, the segmented column-major order of the offset scan, the
+// policy-field checks, and the whole multi-level pipeline run on the host with the kernels'
+// own __host__ __device__ helpers, launch by launch as the sort plans it. No GPU needed.
+#include "common/catch.hpp"
+
+#include <gpusort/block/locate_splitters.cuh>
+#include <gpusort/block/regular_sample.cuh>
+#include <gpusort/compare.cuh>
+#include <gpusort/detail/deterministic_sample_plan.cuh>
+#include <gpusort/detail/deterministic_sample_sort.cuh>
+#include <gpusort/detail/positioned.cuh>
+#include <gpusort/device/bucket_offsets.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+using gpusort::detail::deterministic_sample_bucket_bound;
+using gpusort::detail::deterministic_sample_plan;
+
+// One level of Algorithm 1 on the host for one segment: tile sort, s regular samples per
+// tile, sort of all samples by (key, position), splitters every m-th sample, buckets
+// counted with the library's own splitter_rank. Returns the bucket sizes.
+std::vector<std::int64_t> simulate_level(std::vector<std::uint32_t> keys, int tile, int s) {
+  const auto n = static_cast<std::int64_t>(keys.size());
+  const std::int64_t m = (n + tile - 1) / tile;
+  struct sample { std::uint32_t key; std::int64_t position; };
+  std::vector<sample> samples;
+  for (std::int64_t t = 0; t < m; ++t) {
+    const std::int64_t offset = t * tile;
+    const int valid = static_cast<int>(std::min<std::int64_t>(tile, n - offset));
+    std::sort(keys.begin() + offset, keys.begin() + offset + valid);
+    for (int j = 0; j < s; ++j) {
+      const int i = gpusort::block::regular_sample_index(j, valid, s);
+      samples.push_back({keys[offset + i], offset + i});
+    }
+  }
+  const gpusort::less cmp{};
+  std::sort(samples.begin(), samples.end(), [&](const sample& a, const sample& b) {
+    return gpusort::detail::precedes(a.key, a.position, b.key, b.position, cmp);
+  });
+  std::vector<std::int64_t> buckets(s, 0);
+  for (std::int64_t t = 0; t < m; ++t) {
+    const std::int64_t offset = t * tile;
+    const int valid = static_cast<int>(std::min<std::int64_t>(tile, n - offset));
+    int previous = 0;
+    for (int b = 0; b < s; ++b) {
+      int rank = valid;
+      if (b < s - 1) {
+        const sample& g = samples[(b + 1) * m];
+        rank = gpusort::block::splitter_rank(keys.data() + offset, 0, valid, offset, g.key,
+                                             g.position, cmp);
+      }
+      buckets[b] += rank - previous;
+      previous = rank;
+    }
+  }
+  return buckets;
+}
+
+std::vector<std::uint32_t> make_keys(std::int64_t n, int distinct, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint32_t> keys(n);
+  for (auto& k : keys) k = distinct == 0 ? static_cast<std::uint32_t>(rng()) : rng() % distinct;
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("one level's buckets never exceed the bound, duplicates or not", "[deterministic_sample]") {
+  const int distinct = GENERATE(0, 1, 2, 17, 1000);
+  const int tile = GENERATE(64, 256);
+  const int s = GENERATE(4, 7, 16, 64);
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(63), std::int64_t(1000),
+                                  std::int64_t(4097), std::int64_t(20011));
+  if (s > tile) return;
+  INFO("distinct " << distinct << ", tile " << tile << ", s " << s << ", n " << n);
+  const auto buckets = simulate_level(make_keys(n, distinct, 7 + n), tile, s);
+  std::int64_t total = 0, largest = 0;
+  for (std::int64_t b : buckets) {
+    total += b;
+    largest = std::max(largest, b);
+  }
+  CHECK(total == n);
+  CHECK(largest <= deterministic_sample_bucket_bound(n, tile, s));
+  // Ties by position: all-equal keys split as evenly as distinct keys (within one gap).
+  if (distinct == 1 && n >= 4 * tile)
+    CHECK(largest <= 2 * ((n + tile - 1) / tile) * ((tile + s - 1) / s));
+}
+
+TEST_CASE("the plan shrinks the bound every level until one block sorts a segment",
+          "[deterministic_sample]") {
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(8192), std::int64_t(8193),
+                                  std::int64_t(1) << 20, std::int64_t(999983),
+                                  std::int64_t(1) << 28, (std::int64_t(1) << 31) + 4097);
+  const int tile = GENERATE(4096, 8192);
+  const int s = GENERATE(4, 16, 64, 256, 1024);
+  const std::int64_t max_segment = 8192;
+  const deterministic_sample_plan plan(n, tile, s, max_segment);
+  INFO("n " << n << ", tile " << tile << ", s " << s << ", levels " << plan.levels);
+  if (!plan.feasible) {
+    // Only small s may need more levels than the plan allows.
+    CHECK(s == 4);
+    return;
+  }
+  CHECK(plan.bound[0] == n);
+  CHECK(plan.segments[0] == 1);
+  CHECK(plan.bound[plan.levels] <= max_segment);
+  if (n <= max_segment) CHECK(plan.levels == 0);
+  for (int l = 0; l < plan.levels; ++l) {
+    CHECK(plan.bound[l + 1] < plan.bound[l]);
+    CHECK(plan.bound[l + 1] == deterministic_sample_bucket_bound(plan.bound[l], tile, s));
+    CHECK(plan.segments[l + 1] == plan.segments[l] * s);
+    CHECK(plan.rows[l] >= (n + tile - 1) / tile);  // at least the tiles of a full array
+    CHECK(plan.rows[l] <= plan.max_rows);
+    // Worst partitions: all segments as large as the bound, or one large and the rest empty.
+    const std::int64_t k = plan.segments[l];
+    const std::int64_t b = plan.bound[l];
+    const std::int64_t full = std::min(k, n / b);
+    std::int64_t tiles = full * ((b + tile - 1) / tile);
+    const std::int64_t rest = n - full * b;
+    if (rest > 0) tiles += (rest + tile - 1) / tile;
+    CHECK(tiles <= plan.rows[l]);
+  }
+  // The issue's target case: u32 2^28 in 8K tiles.
+  if (n == std::int64_t(1) << 28 && tile == 8192 && s == 256) CHECK(plan.levels == 3);
+  if (n == std::int64_t(1) << 28 && tile == 8192 && s == 1024) CHECK(plan.levels == 2);
+}
+
+TEST_CASE("a level that cannot shrink its segments is refused", "[deterministic_sample]") {
+  CHECK_FALSE(deterministic_sample_plan(std::int64_t(1) << 20, 4096, 2, 4096).feasible);
+  CHECK_FALSE(deterministic_sample_plan(std::int64_t(1) << 40, 8192, 4, 8192).feasible);
+  CHECK(deterministic_sample_plan(0, 4096, 64, 4096).feasible);
+  CHECK(deterministic_sample_plan(0, 4096, 64, 4096).levels == 0);
+}
+
+TEST_CASE("rows map to the tiles of their segments; empty segments have none",
+          "[deterministic_sample]") {
+  // Segments [0,10) [10,10) [10,25) [25,25) [25,26); tiles of 4.
+  const std::vector<std::int64_t> offsets{0, 10, 10, 25, 25, 26};
+  const std::int64_t k = 5, tile = 4;
+  std::vector<std::int64_t> starts(k + 1, 0);
+  for (std::int64_t i = 0; i < k; ++i)
+    starts[i + 1] = starts[i] + (offsets[i + 1] - offsets[i] + tile - 1) / tile;
+  REQUIRE(starts.back() == 3 + 0 + 4 + 0 + 1);
+  std::vector<int> covered(26, 0);
+  for (std::int64_t row = 0; row < 12; ++row) {
+    const auto t = gpusort::detail::find_deterministic_sample_tile(row, offsets.data(),
+                                                                   starts.data(), k, tile);
+    if (row >= starts.back()) {
+      CHECK_FALSE(t.exists);
+      continue;
+    }
+    REQUIRE(t.exists);
+    CHECK(t.offset >= offsets[t.segment]);
+    CHECK(t.offset + t.valid <= offsets[t.segment + 1]);
+    CHECK(t.valid > 0);
+    for (int i = 0; i < t.valid; ++i) ++covered[t.offset + i];
+  }
+  CHECK(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
+}
+
+TEST_CASE("the offset scan walks each segment's table column-major, segments in order",
+          "[deterministic_sample]") {
+  // Rows: segment 0 has 3 tiles, segment 1 none, segment 2 has 2; 7 rows launched; 4 buckets.
+  const std::vector<std::int64_t> starts{0, 3, 3, 5};
+  const int buckets = 4;
+  const std::int64_t rows = 7;
+  const gpusort::detail::segmented_column_major_index order{starts.data(), 3, buckets};
+  std::vector<std::int64_t> seen;
+  for (std::int64_t c = 0; c < rows * buckets; ++c) seen.push_back(order(c));
+  // Segment 0: bucket 0 of tiles 0,1,2, then bucket 1 ...
+  CHECK(seen[0] == 0 * buckets + 0);
+  CHECK(seen[1] == 1 * buckets + 0);
+  CHECK(seen[2] == 2 * buckets + 0);
+  CHECK(seen[3] == 0 * buckets + 1);
+  // Segment 2 starts after segment 0's 12 entries: tile 3 bucket 0, tile 4 bucket 0.
+  CHECK(seen[12] == 3 * buckets + 0);
+  CHECK(seen[13] == 4 * buckets + 0);
+  CHECK(seen[14] == 3 * buckets + 1);
+  // Rows past the real tiles map to themselves; the whole map is a permutation.
+  CHECK(seen[20] == 20);
+  std::sort(seen.begin(), seen.end());
+  for (std::int64_t c = 0; c < rows * buckets; ++c) CHECK(seen[c] == c);
+}
+
+TEST_CASE("policy fields are checked without a device", "[deterministic_sample]") {
+  using setup = gpusort::detail::deterministic_sample_setup<std::uint32_t, gpusort::detail::no_value>;
+  using tuning = setup::tuning;
+  using p = gpusort::policy::deterministic_sample;
+  CHECK(setup::check(p{}) == cudaSuccess);
+  CHECK(setup::check(p{64, tuning::tile}) == cudaSuccess);
+  CHECK(setup::check(p{64, tuning::half_tile}) == cudaSuccess);
+  CHECK(setup::check(p{tuning::max_samples, 0}) == cudaSuccess);
+  CHECK(setup::check(p{-1, 0}) == cudaErrorInvalidValue);
+  CHECK(setup::check(p{0, -1}) == cudaErrorInvalidValue);
+  CHECK(setup::check(p{3, 0}) == cudaErrorInvalidValue);
+  CHECK(setup::check(p{tuning::max_samples + 1, 0}) == cudaErrorInvalidValue);
+  CHECK(setup::check(p{0, 1000}) == cudaErrorInvalidValue);
+  CHECK(setup::check(p{0, 2 * tuning::tile}) == cudaErrorInvalidValue);
+  CHECK(tuning::tile == gpusort::device::max_segment_items<std::uint32_t, gpusort::detail::no_value>());
+}
+
+namespace {
+
+// The sort's launches, each kernel's per-block logic in a loop over its blocks, using the
+// helpers the kernels use. Returns the sorted keys; level_buckets gets each level's buckets.
+std::vector<std::uint32_t> simulate_sort(std::vector<std::uint32_t> keys, int tile, int s,
+                                         std::int64_t max_segment,
+                                         std::vector<std::vector<std::int64_t>>& level_buckets,
+                                         deterministic_sample_plan& plan_out) {
+  namespace d = gpusort::detail;
+  using sample = d::positioned_key<std::uint32_t>;
+  const gpusort::less cmp{};
+  const auto n = static_cast<std::int64_t>(keys.size());
+  const deterministic_sample_plan plan(n, tile, s, max_segment);
+  plan_out = plan;
+  REQUIRE(plan.feasible);
+  std::vector<std::int64_t> segments{0, n};
+  std::vector<std::uint32_t> other(n);
+  for (int level = 0; level < plan.levels; ++level) {
+    const std::int64_t k = plan.segments[level];
+    const std::int64_t rows = plan.rows[level];
+    REQUIRE(static_cast<std::int64_t>(segments.size()) == k + 1);
+    std::vector<std::int64_t> starts(k + 1, 0);
+    const d::deterministic_sample_segment_tiles tiles{segments.data(), k, tile};
+    for (std::int64_t i = 0; i < k; ++i) starts[i + 1] = starts[i] + tiles(i);
+    REQUIRE(tiles(k) == 0);
+    REQUIRE(starts[k] <= rows);  // the worst-case grid covers every real tile
+    // Steps 1–3.
+    std::vector<sample> samples(rows * s);
+    for (std::int64_t row = 0; row < rows; ++row) {
+      const auto t = d::find_deterministic_sample_tile(row, segments.data(), starts.data(), k, tile);
+      if (!t.exists) {
+        for (int j = 0; j < s; ++j) samples[row * s + j] = {keys[0], d::absent_position};
+        continue;
+      }
+      std::sort(keys.begin() + t.offset, keys.begin() + t.offset + t.valid);
+      for (int j = 0; j < s; ++j) {
+        const int i = gpusort::block::regular_sample_index(j, t.valid, s);
+        samples[row * s + j] = {keys[t.offset + i], t.offset + i};
+      }
+    }
+    // Step 4.
+    std::sort(samples.begin(), samples.end(), d::positioned_less<gpusort::less>{cmp});
+    // Steps 5–6.
+    std::vector<int> ranks(rows * s, -1);
+    for (std::int64_t row = 0; row < rows; ++row) {
+      const auto t = d::find_deterministic_sample_tile(row, segments.data(), starts.data(), k, tile);
+      int* r = ranks.data() + row * s;
+      if (!t.exists) {
+        std::fill(r, r + s, 0);
+        continue;
+      }
+      const std::int64_t m = starts[t.segment + 1] - starts[t.segment];
+      const sample* segment_samples = samples.data() + starts[t.segment] * s;
+      for (int b = 0; b < s - 1; ++b) {
+        const sample& g = segment_samples[d::deterministic_sample_splitter_index(b, m)];
+        REQUIRE(g.position >= segments[t.segment]);
+        REQUIRE(g.position < segments[t.segment + 1]);
+        r[b] = gpusort::block::splitter_rank(keys.data() + t.offset, 0, t.valid, t.offset, g.key,
+                                             g.position, cmp);
+      }
+      r[s - 1] = t.valid;
+    }
+    // Step 7: the exclusive scan in the order segmented_bucket_offsets scans.
+    std::vector<std::int64_t> offsets(rows * s);
+    const d::segmented_column_major_index order{starts.data(), k, s};
+    const d::deterministic_sample_rank_counts counts{ranks.data(), s};
+    std::int64_t sum = 0;
+    for (std::int64_t c = 0; c < rows * s; ++c) {
+      const std::int64_t r = order(c);
+      offsets[r] = sum;
+      sum += counts(r);
+    }
+    REQUIRE(sum == n);
+    // Step 8.
+    std::vector<char> written(n, 0);
+    for (std::int64_t row = 0; row < rows; ++row) {
+      const auto t = d::find_deterministic_sample_tile(row, segments.data(), starts.data(), k, tile);
+      if (!t.exists) continue;
+      const int* r = ranks.data() + row * s;
+      for (int i = 0; i < t.valid; ++i) {
+        const int b = d::deterministic_sample_bucket_of(i, r, s);
+        const std::int64_t to = offsets[row * s + b] + (i - (b > 0 ? r[b - 1] : 0));
+        REQUIRE(to >= 0);
+        REQUIRE(to < n);
+        REQUIRE(written[to] == 0);
+        written[to] = 1;
+        other[to] = keys[t.offset + i];
+      }
+    }
+    std::vector<std::int64_t> next(k * s + 1);
+    for (std::int64_t i = 0; i <= k * s; ++i)
+      next[i] = d::deterministic_sample_next_segment(i, segments.data(), starts.data(), k, s,
+                                                     offsets.data(), n);
+    level_buckets.push_back(next);
+    std::swap(keys, other);
+    segments = next;
+  }
+  // Step 9.
+  for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
+    REQUIRE(segments[i + 1] - segments[i] <= max_segment);
+    std::sort(keys.begin() + segments[i], keys.begin() + segments[i + 1]);
+  }
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("the planned levels, run on the host with the kernels' helpers, sort",
+          "[deterministic_sample]") {
+  const int distinct = GENERATE(0, 1, 2, 17);
+  const int s = GENERATE(4, 7, 16, 64);
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(300), std::int64_t(5000),
+                                  std::int64_t(100003));
+  const int tile = 256;
+  const std::int64_t max_segment = 256;
+  INFO("distinct " << distinct << ", s " << s << ", n " << n);
+  if (!deterministic_sample_plan(n, tile, s, max_segment).feasible) {
+    CHECK(s == 4);  // halving per level: more levels than the plan allows
+    return;
+  }
+  auto input = make_keys(n, distinct, 11 + n + s);
+  std::vector<std::vector<std::int64_t>> buckets;
+  deterministic_sample_plan plan(0, 1, 1, 1);
+  const auto sorted = simulate_sort(input, tile, s, max_segment, buckets, plan);
+  std::sort(input.begin(), input.end());
+  CHECK(sorted == input);
+  REQUIRE(static_cast<int>(buckets.size()) == plan.levels);
+  for (int l = 0; l < plan.levels; ++l) {
+    INFO("level " << l);
+    CHECK(buckets[l].front() == 0);
+    CHECK(buckets[l].back() == n);
+    std::int64_t largest = 0;
+    for (std::size_t i = 1; i < buckets[l].size(); ++i) {
+      REQUIRE(buckets[l][i] >= buckets[l][i - 1]);
+      largest = std::max(largest, buckets[l][i] - buckets[l][i - 1]);
+    }
+    CHECK(largest <= plan.bound[l + 1]);
+  }
+}
+
+TEST_CASE("the default s is the feasible candidate of least estimated time", "[deterministic_sample]") {
+  using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, gpusort::detail::no_value>;
+  const gpusort::detail::deterministic_sample_costs costs{
+      tuning::pass_ns_per_item, tuning::sample_ns_per_sample, tuning::level_ns};
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(5000), std::int64_t(1) << 20,
+                                  std::int64_t(1) << 24, std::int64_t(1) << 28,
+                                  (std::int64_t(1) << 31) + 4097);
+  const int tile = GENERATE(4096, 8192);
+  const std::int64_t max_segment = tile;
+  const int s = gpusort::detail::deterministic_sample_choose_samples(
+      n, tile, max_segment, tuning::min_default_samples, tuning::max_samples, costs);
+  INFO("n " << n << ", tile " << tile << ", chosen s " << s);
+  REQUIRE(s >= tuning::min_default_samples);
+  REQUIRE(s <= tuning::max_samples);
+  CHECK((s & (s - 1)) == 0);
+  const deterministic_sample_plan chosen(n, tile, s, max_segment);
+  REQUIRE(chosen.feasible);
+  const double chosen_ns = gpusort::detail::deterministic_sample_estimate(chosen, costs);
+  for (int other = tuning::min_default_samples; other <= tuning::max_samples; other *= 2) {
+    const deterministic_sample_plan plan(n, tile, other, max_segment);
+    if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs));
+  }
+}

@@ -1,0 +1,144 @@
+// Host tests of policy::warpsort's host-side arithmetic: the shape of a sort (passes, runs,
+// levels), the pairings of the merge passes of steps 2 and 4 (every output position in
+// exactly one pair, pieces where the previous pass left them) and the sample positions.
+#include "common/catch.hpp"
+
+#include <gpusort/detail/warpsort.cuh>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+using gpusort::detail::warpsort_bucket_pairs;
+using gpusort::detail::warpsort_pair;
+using gpusort::detail::warpsort_shape;
+using gpusort::detail::warpsort_tuning;
+using gpusort::detail::warpsort_uniform_pairs;
+using gpusort::detail::no_value;
+
+template <class Key, class Value>
+void check_shape(std::int64_t n) {
+  using tuning = warpsort_tuning<Key, Value>;
+  const warpsort_shape<Key, Value> s(n);
+  CAPTURE(n);
+  REQUIRE(s.chunks == (n + tuning::chunk - 1) / tuning::chunk);
+  REQUIRE(s.run_after_step2 == static_cast<std::int64_t>(tuning::chunk) << s.step2_passes);
+  const std::int64_t runs_left = (n + s.run_after_step2 - 1) / s.run_after_step2;
+  REQUIRE(runs_left <= tuning::split_runs);
+  if (s.step2_passes > 0) REQUIRE(runs_left * 2 > tuning::split_runs);
+  if (runs_left <= 1) {
+    REQUIRE(s.runs == 0);
+    REQUIRE(s.levels == 0);
+  } else {
+    REQUIRE(s.runs == (1 << s.levels));
+    REQUIRE(s.runs >= runs_left);
+    REQUIRE(s.runs < 2 * runs_left);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(128), std::int64_t(1024), std::int64_t(1025),
+                         std::int64_t(4097), std::int64_t(65536), std::int64_t(65537),
+                         std::int64_t(999983), std::int64_t(1) << 24, std::int64_t(1) << 28,
+                         (std::int64_t(1) << 31) + 4097}) {
+    check_shape<std::uint32_t, no_value>(n);
+    check_shape<std::uint32_t, std::uint32_t>(n);
+    check_shape<std::uint64_t, std::uint64_t>(n);
+  }
+  STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::chunk >= 128);
+  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::chunk >= 128);
+}
+
+TEST_CASE("warpsort_uniform_pairs: every position in its pair", "[warpsort][host]") {
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(4096), std::int64_t(5000)}) {
+    for (std::int64_t run : {std::int64_t(128), std::int64_t(1024)}) {
+      const warpsort_uniform_pairs pairs{n, run};
+      for (std::int64_t p = 0; p < n; ++p) {
+        const warpsort_pair pr = pairs[pairs.find(p)];
+        REQUIRE(pr.out_begin <= p);
+        REQUIRE(p < pr.out_end);
+        REQUIRE(pr.a_begin == pr.out_begin);
+        REQUIRE(pr.b_begin == pr.a_begin + pr.a_count);
+        REQUIRE(pr.a_count + pr.b_count == pr.out_end - pr.out_begin);
+        REQUIRE(pr.a_count <= run);
+        REQUIRE(pr.b_count <= run);
+      }
+    }
+  }
+}
+
+TEST_CASE("warpsort_bucket_pairs: step-4 levels partition the output", "[warpsort][host]") {
+  std::mt19937_64 rng(11);
+  const int runs = GENERATE(2, 4, 8);
+  const int buckets = GENERATE(1, 3, 16);
+  const std::int64_t run = 40;
+  const std::int64_t n = run * (runs - 1) + 17;  // last run ragged
+  CAPTURE(runs, buckets);
+  // Random cuts of each run into `buckets` pieces (some empty).
+  std::vector<std::int64_t> counts(runs * buckets), begins(runs * buckets), offsets(runs * buckets);
+  for (int x = 0; x < runs; ++x) {
+    const std::int64_t length = std::min(run, n - x * run);
+    std::vector<std::int64_t> cuts(buckets - 1);
+    for (auto& c : cuts) c = static_cast<std::int64_t>(rng() % (length + 1));
+    std::sort(cuts.begin(), cuts.end());
+    std::int64_t lo = 0;
+    for (int b = 0; b < buckets; ++b) {
+      const std::int64_t hi = b == buckets - 1 ? length : cuts[b];
+      begins[x * buckets + b] = lo;
+      counts[x * buckets + b] = hi - lo;
+      lo = hi;
+    }
+  }
+  std::int64_t total = 0;
+  for (int b = 0; b < buckets; ++b)
+    for (int x = 0; x < runs; ++x) {
+      offsets[x * buckets + b] = total;
+      total += counts[x * buckets + b];
+    }
+  REQUIRE(total == n);
+  for (int group = 1; group < runs; group *= 2) {
+    CAPTURE(group);
+    const warpsort_bucket_pairs pairs{offsets.data(), counts.data(), begins.data(), n, run,
+                                      runs, buckets, group};
+    for (std::int64_t p = 0; p < n; ++p) {
+      const std::int64_t q = pairs.find(p);
+      const warpsort_pair pr = pairs[q];
+      REQUIRE(pr.out_begin <= p);
+      REQUIRE(p < pr.out_end);
+      REQUIRE(pr.a_count + pr.b_count == pr.out_end - pr.out_begin);
+      // Pair q covers bucket-major pieces [2q*group, 2(q+1)*group): one bucket only.
+      const std::int64_t c = q * 2 * group;
+      const int b = static_cast<int>(c / runs);
+      const int x = static_cast<int>(c % runs);
+      REQUIRE(x + 2 * group <= runs);
+      std::int64_t a_items = 0, b_items = 0;
+      for (int i = 0; i < group; ++i) {
+        a_items += counts[(x + i) * buckets + b];
+        b_items += counts[(x + group + i) * buckets + b];
+      }
+      REQUIRE(pr.a_count == a_items);
+      REQUIRE(pr.b_count == b_items);
+      if (group == 1) {
+        REQUIRE(pr.a_begin == std::min(x * run, n) + begins[x * buckets + b]);
+        REQUIRE(pr.b_begin == std::min((x + 1) * run, n) + begins[(x + 1) * buckets + b]);
+      } else {
+        REQUIRE(pr.a_begin == pr.out_begin);
+        REQUIRE(pr.b_begin == pr.out_begin + pr.a_count);
+      }
+    }
+  }
+}
+
+TEST_CASE("warpsort_sample_position: inside the array", "[warpsort][host]") {
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(7), std::int64_t(1) << 33}) {
+    for (int j = 0; j < 5000; ++j) {
+      const std::int64_t p = gpusort::detail::warpsort_sample_position(0x5eed, j, n);
+      REQUIRE(p >= 0);
+      REQUIRE(p < n);
+    }
+  }
+}
