@@ -15,7 +15,10 @@
 // Memory per shard: one shard-sized buffer (keys and values) plus small scratch, taken with
 // cudaMallocAsync on the shard's device and given back on every path. Peer access between
 // the devices is enabled where possible and left enabled.
-// Synchronous: returns when the sort is complete (the streams it uses are its own).
+// Synchronous: returns when the sort is complete (the streams it uses are its own). It starts
+// after the work issued before the call to the shards' devices' default streams (legacy or
+// per-thread) and blocking streams, as cudaMemcpy would; work on the caller's non-blocking
+// streams that writes the shards must be complete (synchronized) before the call.
 // Complexity: local sorts, then about (log2 G)^2 / 2 rounds of pivot (log2 n peer loads),
 // swap and local merge for G shards, each round moving at most a shard per GPU.
 //

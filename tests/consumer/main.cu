@@ -1,7 +1,8 @@
-// A client of gpusort: only the umbrella header, only public API (the README's example).
+// A client of gpusort: only public headers, only public API (the README's example).
 // Without a CUDA device it has proven what it is for, that gpusort's package compiles and
 // links in a foreign project, and exits 0; with one it also sorts and checks the result.
 #include <gpusort/gpusort.cuh>
+#include <gpusort/multi_gpu.cuh>  // also in second_unit.cu: both units link together
 
 #include <cuda_runtime.h>
 

@@ -2,7 +2,9 @@
 // unequal counts (one empty), every distribution on u32, u64 and key16 keys, pairs, the
 // error contract. Shard i lives on device i % min(device count, shards): on a one-GPU
 // machine every shard shares device 0 (copies between shards are then plain device copies);
-// with several GPUs the same cases run across them.
+// with several GPUs the same cases run across them. [race] cases perturb timing (input
+// written late on the default stream, a GPU kept busy by another stream), so that a missing
+// stream/event dependency shows even when the test runs alone.
 #include "common/catch.hpp"
 #include "common/device_buffer.cuh"
 #include "common/distributions.cuh"
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace gpusort_test;
@@ -39,6 +42,55 @@ struct shard_buffer {
   }
 };
 
+// Spins until `ns` nanoseconds have passed on the GPU's global timer.
+__global__ void spin_kernel(std::uint64_t ns) {
+  std::uint64_t start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
+// How check_multi perturbs timing.
+struct timing {
+  // The input copies into the shards queue behind a spin on the default stream: a sort not
+  // ordered after the default stream reads the shards before they are written.
+  std::uint64_t late_input_ns = 0;
+  // During the sort, a side stream of every device spins on one 1024-thread block per SM
+  // (about half the GPU): the sort's streams run slower and interleave differently.
+  std::uint64_t busy_ns = 0;
+};
+
+// The side streams of timing::busy_ns; waited for and destroyed on every path.
+struct busy_devices {
+  std::vector<std::pair<int, cudaStream_t>> streams;
+  busy_devices(int devices, std::uint64_t ns) {
+    for (int d = 0; d < devices && ns > 0; ++d) {
+      int sms = 0;
+      cudaStream_t stream = nullptr;
+      throw_on_cuda_error(cudaSetDevice(d), "cudaSetDevice");
+      throw_on_cuda_error(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d),
+                          "cudaDeviceGetAttribute");
+      throw_on_cuda_error(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+                          "cudaStreamCreate");
+      streams.emplace_back(d, stream);
+      spin_kernel<<<sms, 1024, 0, stream>>>(ns);
+      throw_on_cuda_error(cudaGetLastError(), "spin_kernel");
+    }
+    throw_on_cuda_error(cudaSetDevice(0), "cudaSetDevice");
+  }
+  busy_devices(const busy_devices&) = delete;
+  busy_devices& operator=(const busy_devices&) = delete;
+  ~busy_devices() {
+    for (auto& [d, stream] : streams) {
+      cudaSetDevice(d);
+      cudaStreamSynchronize(stream);
+      cudaStreamDestroy(stream);
+    }
+    cudaSetDevice(0);
+  }
+};
+
 // Counts of a layout: `equal` splits n evenly; otherwise shards get unequal counts and
 // shard 1 (or 0 when there is one) is empty.
 std::vector<std::int64_t> layout_counts(int shards, std::int64_t n, bool equal) {
@@ -60,11 +112,12 @@ std::vector<std::int64_t> layout_counts(int shards, std::int64_t n, bool equal) 
   return counts;
 }
 
-// Generates n items on device 0, spreads them over the shards, sorts, gathers them back to
-// device 0 and verifies the concatenation.
+// Generates n items on device 0, spreads them over the shards (copies on the default
+// stream, not synchronized: the sort must be ordered after them), sorts, gathers them back
+// to device 0 and verifies the concatenation.
 template <class Key, class Value, class Compare>
 void check_multi(distribution dist, const std::vector<std::int64_t>& counts, Compare cmp,
-                 bool staged_pivot = false) {
+                 bool staged_pivot = false, timing perturb = {}) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
   using stored_value = std::conditional_t<pairs, Value, char>;
   const int shards = static_cast<int>(counts.size());
@@ -72,7 +125,8 @@ void check_multi(distribution dist, const std::vector<std::int64_t>& counts, Com
   std::int64_t n = 0;
   for (auto c : counts) n += c;
   INFO("distribution " << name(dist) << ", shards " << shards << ", n " << n << ", devices "
-                       << devices);
+                       << devices << ", late input " << perturb.late_input_ns << " ns, busy "
+                       << perturb.busy_ns << " ns");
   REQUIRE(cudaSetDevice(0) == cudaSuccess);
   device_buffer<Key> input(n), gathered(n);
   device_buffer<stored_value> gathered_values(pairs ? n : 0), input_values(pairs ? n : 0);
@@ -82,11 +136,18 @@ void check_multi(distribution dist, const std::vector<std::int64_t>& counts, Com
 
   std::vector<shard_buffer<Key>> key_shards;
   std::vector<shard_buffer<stored_value>> value_shards;
+  for (int i = 0; i < shards; ++i) {
+    key_shards.emplace_back(i % devices, counts[i]);
+    value_shards.emplace_back(i % devices, pairs ? counts[i] : 0);
+  }
+  if (perturb.late_input_ns > 0) {
+    // cudaMemcpyPeer is serialized after the current device's (0) default-stream work.
+    spin_kernel<<<1, 1>>>(perturb.late_input_ns);
+    REQUIRE(cudaGetLastError() == cudaSuccess);
+  }
   std::int64_t offset = 0;
   for (int i = 0; i < shards; ++i) {
-    const int d = i % devices;
-    key_shards.emplace_back(d, counts[i]);
-    value_shards.emplace_back(d, pairs ? counts[i] : 0);
+    const int d = key_shards[i].device;
     if (counts[i] > 0) {
       REQUIRE(cudaMemcpyPeer(key_shards[i].data->data(), d, input.data() + offset, 0,
                              counts[i] * sizeof(Key)) == cudaSuccess);
@@ -98,6 +159,7 @@ void check_multi(distribution dist, const std::vector<std::int64_t>& counts, Com
   }
 
   cudaError_t status;
+  const busy_devices busy(devices, perturb.busy_ns);
   if (staged_pivot) {
     // The k-ary staged pivot (GPUs without peer access), through the internal entry point.
     std::vector<gpusort::detail::multi_shard<Key, Value>> list;
@@ -237,4 +299,28 @@ TEST_CASE("multi: bad arguments are refused before any work, data untouched", "[
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(a.to_host() == before_a);
   CHECK(b.to_host() == before_b);
+}
+
+TEST_CASE("multi: input written on the default stream just before the call", "[multi][race]") {
+  // Without the sort's wait for the default stream, this reads unwritten shards every time.
+  const int shards = GENERATE(1, 2, 3, 5, 8);
+  const bool equal = GENERATE(true, false);
+  const timing late{20'000'000, 0};
+  check_multi<std::uint32_t, no_value>(distribution::uniform, layout_counts(shards, 300007, equal),
+                                       gpusort::less{}, false, late);
+  check_multi<std::uint32_t, std::uint32_t>(distribution::reverse_sorted,
+                                            layout_counts(shards, 200003, equal), gpusort::less{},
+                                            false, late);
+}
+
+TEST_CASE("multi: a GPU kept busy by another stream, repeated", "[multi][race]") {
+  const int repeat = GENERATE(range(0, 3));
+  const int shards = GENERATE(2, 3, 4, 5, 8);
+  const auto dist = GENERATE(distribution::uniform, distribution::reverse_sorted);
+  INFO("repeat " << repeat);
+  const timing busy{0, 30'000'000};
+  check_multi<std::uint32_t, no_value>(dist, layout_counts(shards, 300007, repeat % 2 == 0),
+                                       gpusort::less{}, repeat == 2, busy);
+  check_multi<std::uint32_t, std::uint32_t>(dist, layout_counts(shards, 200003, repeat % 2 == 1),
+                                            gpusort::less{}, false, busy);
 }

@@ -212,12 +212,12 @@ __host__ __device__ inline std::int64_t deterministic_sample_next_segment(
 
 // ---- kernels (thin: the block building blocks do the work) --------------------------------
 
-__global__ void deterministic_sample_whole_kernel(std::int64_t* segment_offsets, std::int64_t n) {
+static __global__ void deterministic_sample_whole_kernel(std::int64_t* segment_offsets, std::int64_t n) {
   segment_offsets[0] = 0;
   segment_offsets[1] = n;
 }
 
-__global__ void deterministic_sample_rows_kernel(const std::int64_t* tile_starts,
+static __global__ void deterministic_sample_rows_kernel(const std::int64_t* tile_starts,
                                                  std::int64_t segments, std::int64_t rows,
                                                  std::int64_t* row_segments) {
   const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -327,7 +327,7 @@ __global__ void __launch_bounds__(THREADS)
 
 // The buckets become the next level's segments: next[k·s + b] = where bucket b of segment k
 // starts (the offset of its first tile's part), next[K·s] = n.
-__global__ void deterministic_sample_next_segments_kernel(
+static __global__ void deterministic_sample_next_segments_kernel(
     const std::int64_t* segment_offsets, const std::int64_t* tile_starts, std::int64_t segments,
     int samples, const std::int64_t* offset_table, std::int64_t* next, std::int64_t n) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -102,7 +102,8 @@ class nccl_transport {
     std::vector<std::int64_t> all(2 * static_cast<std::size_t>(ranks_));
     cudaError_t e = cudaMemcpyAsync(counts_, mine, sizeof(mine), cudaMemcpyHostToDevice, stream_);
     if (e == cudaSuccess &&
-        !nccl_ok(ncclAllGather(counts_, counts_ + 2, 2, ncclInt64, comm_, stream_)))
+        (!nccl_ok(ncclAllGather(counts_, counts_ + 2, 2, ncclInt64, comm_, stream_)) ||
+         !enqueued()))
       e = cudaErrorUnknown;
     if (e == cudaSuccess)
       e = cudaMemcpyAsync(all.data(), counts_ + 2, all.size() * sizeof(std::int64_t),
@@ -177,7 +178,7 @@ class nccl_transport {
               nccl_ok(ncclRecv(scratch->staging + first[q], owned[q] * sizeof(Key), ncclUint8, q,
                                comm_, stream_));
           }
-          if (!nccl_ok(ncclGroupEnd())) return cudaErrorUnknown;
+          if (!nccl_ok(ncclGroupEnd()) || !enqueued()) return cudaErrorUnknown;
           assemble_candidates_kernel<<<1, pivot_candidates, 0, stream_>>>(
               scratch->staging, map, scratch->candidates.a, scratch->candidates.b);
           evaluate_candidates_kernel<<<1, pivot_candidates, 0, stream_>>>(
@@ -227,7 +228,7 @@ class nccl_transport {
                              m.dst_shard, comm_, stream_));
         }
       }
-      if (!nccl_ok(ncclGroupEnd())) e = cudaErrorUnknown;
+      if (!nccl_ok(ncclGroupEnd()) || !enqueued()) e = cudaErrorUnknown;
     }
     const cudaError_t synced = cudaStreamSynchronize(stream_);
     if (e == cudaSuccess) e = synced;
@@ -267,6 +268,16 @@ class nccl_transport {
   bool nccl_ok(ncclResult_t r) {
     if (r != ncclSuccess && r != ncclInProgress && nccl_error_ == ncclSuccess) nccl_error_ = r;
     return r == ncclSuccess || r == ncclInProgress;
+  }
+
+  // A non-blocking communicator may answer ncclInProgress before its work is on stream_;
+  // synchronizing stream_ before it is would not wait for it (NCCL's rule: poll the
+  // communicator until it leaves ncclInProgress). A blocking one answers at once.
+  bool enqueued() {
+    ncclResult_t state = ncclInProgress;
+    while (state == ncclInProgress)
+      if (!nccl_ok(ncclCommGetAsyncError(comm_, &state))) return false;
+    return nccl_ok(state);
   }
 
   cudaError_t async_error() {

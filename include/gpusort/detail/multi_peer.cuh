@@ -117,6 +117,8 @@ class peer_transport {
       slot& s = slots_[j];
       if (cudaError_t e = cudaSetDevice(shards_[j].device)) return e;
       if (cudaError_t e = cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking)) return e;
+      // Non-blocking: nothing orders it after the caller's writes to the shard but this.
+      if (cudaError_t e = wait_for_default_streams(s.stream)) return e;
       const std::int64_t n = shards_[j].count;
       s.layout = temp_layout<5>({static_cast<std::size_t>(n) * sizeof(Key),
                                  has_values<Value> ? static_cast<std::size_t>(n) * sizeof(Value) : 0,

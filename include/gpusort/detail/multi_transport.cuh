@@ -32,6 +32,20 @@
 // Every call returns once its work is complete (the next step's sizes depend on it).
 // Failure contract: exchange() writes only buffers, so a failed copy leaves every shard as
 // it was before the swap. finish() is the only step that overwrites a shard after a swap.
+//
+// Ordering rules (a race here shows only when the GPU is busy: keep them):
+// - Entry: the peer transport's own streams are non-blocking, so each first waits for an
+//   event recorded on its device's legacy default stream (wait_for_default_streams): the
+//   sort starts after what the caller issued to the default streams (legacy or per-thread)
+//   and to blocking streams, as cudaMemcpy would. The NCCL transport runs on the caller's
+//   stream. Work on the caller's other (non-blocking) streams must be complete.
+// - Within: a shard's buffer and scratch are used only on that shard's stream (the one that
+//   cudaMallocAsync'd them); another stream reads a shard only after the host synchronized
+//   the stream that last wrote it (every step synchronizes each stream it used before it
+//   returns); both()'s halves touch disjoint shards, so disjoint streams and scratch.
+// - NCCL: a non-blocking communicator may return ncclInProgress before the work is on the
+//   stream; the stream is synchronized only after the communicator leaves that state.
+// - Exit: every stream is synchronized (storage freed on it) before the sort returns.
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
@@ -45,6 +59,19 @@
 
 namespace gpusort {
 namespace detail {
+
+// Makes `stream` (of the current device) wait for the work issued so far to the device's
+// legacy default stream, which itself waits for every blocking stream (cudaStreamCreate'd
+// and per-thread default streams): the entry rule above.
+inline cudaError_t wait_for_default_streams(cudaStream_t stream) {
+  cudaEvent_t issued = nullptr;
+  if (cudaError_t e = cudaEventCreateWithFlags(&issued, cudaEventDisableTiming)) return e;
+  cudaError_t e = cudaEventRecord(issued, cudaStreamLegacy);
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(stream, issued, 0);
+  // Destroying a recorded event is safe: the wait has captured it.
+  const cudaError_t destroyed = cudaEventDestroy(issued);
+  return e != cudaSuccess ? e : destroyed;
+}
 
 // Where each shard's items lie in the concatenation of all shards.
 struct shard_layout {

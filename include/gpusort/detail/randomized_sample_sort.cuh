@@ -639,13 +639,13 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // [0, n) as the only entry of `list`.
-__global__ void rs_whole_array_kernel(rs_segments list, std::int64_t n) {
+static __global__ void rs_whole_array_kernel(rs_segments list, std::int64_t n) {
   list.begin[0] = 0;
   list.end[0] = n;
 }
 
 // The first work list: [0, n) as one big or one local segment; the counters zeroed before.
-__global__ void rs_init_kernel(rs_segments big, rs_segments local, int* counters,
+static __global__ void rs_init_kernel(rs_segments big, rs_segments local, int* counters,
                                std::int64_t n, std::int64_t tile) {
   if (n > tile) {
     big.begin[0] = 0;
