@@ -13,7 +13,9 @@
 
 #include <gpusort/warp/bitonic_merge.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
+#include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/shuffle.cuh>
+#include <gpusort/warp/tile_io.cuh>
 
 #include <gpusort/block/bitonic_merge.cuh>
 #include <gpusort/block/bitonic_sort.cuh>
