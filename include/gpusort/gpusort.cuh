@@ -21,6 +21,7 @@
 #include <gpusort/block/bitonic_sort.cuh>
 #include <gpusort/block/locate_splitters.cuh>
 #include <gpusort/block/regular_sample.cuh>
+#include <gpusort/block/sort_tile.cuh>
 #include <gpusort/block/splitter_tree.cuh>
 #include <gpusort/block/tile_io.cuh>
 

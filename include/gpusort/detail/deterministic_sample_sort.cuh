@@ -95,7 +95,7 @@ struct deterministic_sample_tuning {
 template <class Key, class Value, bool HALF>
 constexpr std::size_t deterministic_sample_tile_bytes() {
   using tuning = deterministic_sample_tuning<Key, Value>;
-  return sizeof(segment_tile_storage<Key, Value, HALF ? tuning::half_threads : tuning::threads,
+  return sizeof(block::sort_tile_storage<Key, Value, HALF ? tuning::half_threads : tuning::threads,
                                      tuning::items>);
 }
 
@@ -231,7 +231,7 @@ __global__ void __launch_bounds__(THREADS)
                                      const std::int64_t* tile_starts, const std::int64_t* row_segments,
                                      int samples, positioned_key<Key>* sample_table, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
-  using storage = segment_tile_storage<Key, Value, THREADS, ITEMS>;
+  using storage = block::sort_tile_storage<Key, Value, THREADS, ITEMS>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   storage& shared = *reinterpret_cast<storage*>(shared_bytes);
   const std::int64_t row = blockIdx.x;

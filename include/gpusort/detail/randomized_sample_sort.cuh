@@ -35,6 +35,7 @@
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
+#include <gpusort/block/sort_tile.cuh>
 #include <gpusort/block/splitter_tree.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
@@ -551,18 +552,13 @@ __global__ void __launch_bounds__(THREADS)
     rs_overflow_groups_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                               Value* values_out, rs_segments groups, const int* group_count,
                               std::int64_t first, std::int64_t cap, Compare cmp) {
-  auto& shared = rs_shared<segment_tile_storage<Key, Value, THREADS, ITEMS>>();
+  auto& shared = rs_shared<block::sort_tile_storage<Key, Value, THREADS, ITEMS>>();
   const std::int64_t count = min(static_cast<std::int64_t>(*group_count), cap);
   for (std::int64_t g = first + blockIdx.x; g < count; g += gridDim.x) {
     const std::int64_t begin = groups.begin[g];
     const int valid = static_cast<int>(groups.end[g] - begin);
-    Key keys[ITEMS];
-    Value values[ITEMS];
-    block::load_blocked<THREADS>(keys_in + begin, keys, valid, shared.keys);
-    block::load_blocked<THREADS>(values_in + begin, values, valid, shared.values);
-    block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
-    block::store_blocked<THREADS>(keys_out + begin, keys, valid, shared.keys);
-    block::store_blocked<THREADS>(values_out + begin, values, valid, shared.values);
+    block::sort_tile<THREADS, ITEMS>(keys_in + begin, values_in + begin, keys_out + begin,
+                                     values_out + begin, valid, cmp, shared);
   }
 }
 
@@ -572,7 +568,7 @@ __global__ void __launch_bounds__(THREADS)
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Value* b_values,
                                  std::int64_t begin, std::int64_t m, bool in_b, Compare cmp,
-                                 segment_tile_storage<Key, Value, THREADS, ITEMS>& shared) {
+                                 block::sort_tile_storage<Key, Value, THREADS, ITEMS>& shared) {
   constexpr int tile = THREADS * ITEMS;
   int passes = 0;
   for (std::int64_t run = tile; run < m; run *= 2) ++passes;
@@ -627,7 +623,7 @@ __global__ void __launch_bounds__(THREADS)
     rs_fallback_kernel(Key* a_keys, Value* a_values, Key* b_keys, Value* b_values,
                        rs_segments big, const int* big_count, rs_segments local,
                        const int* local_count, bool in_b, Compare cmp) {
-  auto& shared = rs_shared<segment_tile_storage<Key, Value, THREADS, ITEMS>>();
+  auto& shared = rs_shared<block::sort_tile_storage<Key, Value, THREADS, ITEMS>>();
   const int bigs = *big_count;
   const int total = bigs + *local_count;
   for (int s = blockIdx.x; s < total; s += gridDim.x) {
@@ -785,9 +781,9 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   using sample_storage = rs_sample_storage<Key, threads, sample_items>;
   using seg_tuning = segment_sort_tuning<Key, Value>;
   constexpr int group_threads = seg_tuning::large_threads, group_items = seg_tuning::large_items;
-  using group_storage = segment_tile_storage<Key, Value, group_threads, group_items>;
+  using group_storage = block::sort_tile_storage<Key, Value, group_threads, group_items>;
   constexpr int fallback_items = tuning::fallback_items;
-  using fallback_storage = segment_tile_storage<Key, Value, threads, fallback_items>;
+  using fallback_storage = block::sort_tile_storage<Key, Value, threads, fallback_items>;
   const auto splitters_kernel = rs_splitters_kernel<threads, sample_items, LOG_K, Key, Compare>;
   const auto histogram_kernel = rs_histogram_kernel<threads, items, LOG_K, Key, Value, Compare>;
   const auto scatter_kernel = rs_scatter_kernel<threads, items, LOG_K, Key, Value, Compare>;

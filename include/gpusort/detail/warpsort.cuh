@@ -29,6 +29,7 @@
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
+#include <gpusort/block/sort_tile.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
@@ -154,20 +155,11 @@ __global__ void __launch_bounds__(THREADS)
     warpsort_block_chunk_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                                 Value* values_out, std::int64_t n, Compare cmp) {
   constexpr int chunk = THREADS * ITEMS;
-  __shared__ union {
-    block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS> network;
-    block::tile_buffer<THREADS, ITEMS, Key> keys;
-    block::tile_buffer<THREADS, ITEMS, Value> values;
-  } shared;
+  __shared__ block::sort_tile_storage<Key, Value, THREADS, ITEMS> shared;
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * chunk;
   const int valid = static_cast<int>(n - offset < chunk ? n - offset : chunk);
-  Key keys[ITEMS];
-  Value values[ITEMS];
-  block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
-  block::load_blocked<THREADS>(values_in + offset, values, valid, shared.values);
-  block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
-  block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
-  block::store_blocked<THREADS>(values_out + offset, values, valid, shared.values);
+  block::sort_tile<THREADS, ITEMS>(keys_in + offset, values_in + offset, keys_out + offset,
+                                   values_out + offset, valid, cmp, shared);
 }
 
 // ---- steps 2 and 4: merge passes balanced by output position -------------------------------

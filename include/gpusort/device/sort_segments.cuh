@@ -22,8 +22,7 @@
 // Cost: per segment of v items, the bitonic network of the smallest class tile >= v.
 #pragma once
 
-#include <gpusort/block/bitonic_sort.cuh>
-#include <gpusort/block/tile_io.cuh>
+#include <gpusort/block/sort_tile.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 
@@ -36,13 +35,6 @@
 namespace gpusort {
 namespace detail {
 
-template <class Key, class Value, int THREADS, int ITEMS>
-union segment_tile_storage {
-  block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS> network;
-  block::tile_buffer<THREADS, ITEMS, Key> keys;
-  block::tile_buffer<THREADS, ITEMS, Value> values;
-};
-
 // Shared memory the largest size class may take: two blocks still fit an SM of 228 KB
 // (Hopper, Ampere's A100 has 164 KB: one block).
 constexpr std::size_t segment_sort_shared_budget = 112 * 1024;
@@ -51,7 +43,7 @@ constexpr std::size_t segment_sort_shared_budget = 112 * 1024;
 template <class Key, class Value, int THREADS, int LIMIT>
 constexpr int segment_items_fitting() {
   if constexpr (LIMIT == 1 ||
-                sizeof(segment_tile_storage<Key, Value, THREADS, LIMIT>) <= segment_sort_shared_budget)
+                sizeof(block::sort_tile_storage<Key, Value, THREADS, LIMIT>) <= segment_sort_shared_budget)
     return LIMIT;
   else
     return segment_items_fitting<Key, Value, THREADS, LIMIT / 2>();
@@ -85,7 +77,7 @@ __global__ void __launch_bounds__(THREADS)
                          Value* values_out, const std::int64_t* begins, const std::int64_t* ends,
                          std::int64_t num_segments, std::int64_t smaller_tile, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
-  using storage = segment_tile_storage<Key, Value, THREADS, ITEMS>;
+  using storage = block::sort_tile_storage<Key, Value, THREADS, ITEMS>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   storage& shared = *reinterpret_cast<storage*>(shared_bytes);
   for (std::int64_t segment = blockIdx.x; segment < num_segments; segment += gridDim.x) {
@@ -93,13 +85,8 @@ __global__ void __launch_bounds__(THREADS)
     const std::int64_t count = ends[segment] - begin;
     if (count <= smaller_tile || count > tile) continue;  // the same for the whole block
     const int valid = static_cast<int>(count);
-    Key keys[ITEMS];
-    Value values[ITEMS];
-    block::load_blocked<THREADS>(keys_in + begin, keys, valid, shared.keys);
-    block::load_blocked<THREADS>(values_in + begin, values, valid, shared.values);
-    block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
-    block::store_blocked<THREADS>(keys_out + begin, keys, valid, shared.keys);
-    block::store_blocked<THREADS>(values_out + begin, values, valid, shared.values);
+    block::sort_tile<THREADS, ITEMS>(keys_in + begin, values_in + begin, keys_out + begin,
+                                     values_out + begin, valid, cmp, shared);
   }
 }
 
@@ -108,7 +95,7 @@ cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key
                                  Value* values_out, const std::int64_t* begins,
                                  const std::int64_t* ends, std::int64_t num_segments,
                                  std::int64_t smaller_tile, Compare cmp, cudaStream_t stream) {
-  constexpr std::size_t bytes = sizeof(segment_tile_storage<Key, Value, THREADS, ITEMS>);
+  constexpr std::size_t bytes = sizeof(block::sort_tile_storage<Key, Value, THREADS, ITEMS>);
   const auto kernel = sort_segments_kernel<THREADS, ITEMS, Key, Value, Compare>;
   if constexpr (bytes > static_shared_limit) {
     if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
