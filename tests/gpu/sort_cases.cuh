@@ -94,6 +94,36 @@ void check_refuses_small_temp_storage(const Policy& policy, std::int64_t n) {
   CHECK(keys.to_host() == before);
 }
 
+// A policy whose fields it cannot honour is refused by both entry points before any work:
+// the keys stay as they were.
+template <class Policy>
+void check_refuses_policy(const Policy& bad) {
+  guarded_buffer<std::uint32_t> keys(5000);
+  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
+  const auto before = keys.to_host();
+  std::size_t bytes = 0;
+  CHECK(gpusort::sort_keys(bad, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_keys(bad, keys.data(), 5000) == cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(keys.to_host() == before);
+  REQUIRE(keys.check_guard());
+}
+
+// 64-bit num_items: more than 2^31 u32 keys (8.6 GB; with the sort's temp storage and the
+// checks' copies about 7 times that must be free, else the case says it was skipped).
+template <class Policy>
+void check_more_than_2_31_keys(const Policy& policy) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
+  const std::int64_t n = (std::int64_t(1) << 31) + 4097;
+  if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
+    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
+    return;
+  }
+  check_sort<Policy, std::uint32_t, gpusort::detail::no_value>(
+      policy, {distribution::uniform, n}, gpusort::less{}, false);
+}
+
 // Sizes of DESIGN.md §4 below the large cases: empty, tiny, around warp and tile edges,
 // a prime near 10^6.
 inline constexpr std::int64_t awkward_sizes[] = {0,    1,    2,    31,    32,   33,

@@ -129,26 +129,9 @@ TEST_CASE("deterministic_sample: unsupported policy fields are refused before an
                                  ds_policy{0, 1000}, ds_policy{0, tuning::tile * 2},
                                  ds_policy{tuning::half_tile * 2, tuning::half_tile});
   INFO("samples_per_tile " << bad.samples_per_tile << ", tile_items " << bad.tile_items);
-  guarded_buffer<std::uint32_t> keys(5000);
-  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
-  const auto before = keys.to_host();
-  std::size_t bytes = 0;
-  CHECK(gpusort::sort_keys(bad, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
-  CHECK(gpusort::sort_keys(bad, keys.data(), 5000) == cudaErrorInvalidValue);
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  CHECK(keys.to_host() == before);
+  check_refuses_policy(bad);
 }
 
-// 64-bit num_items: more than 2^31 keys (8.6 GB of u32; the sort takes about as much again
-// in temp storage, the checks' copies the rest).
 TEST_CASE("deterministic_sample: more than 2^31 keys", "[deterministic_sample][large][huge]") {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
-  const std::int64_t n = (std::int64_t(1) << 31) + 4097;
-  if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
-    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
-    return;
-  }
-  check_sort<ds_policy, std::uint32_t, no_value>(default_policy, {distribution::uniform, n},
-                                                 gpusort::less{}, false);
+  check_more_than_2_31_keys(default_policy);
 }

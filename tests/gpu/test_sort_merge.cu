@@ -69,14 +69,9 @@ TEST_CASE("merge: too little temp storage leaves the keys untouched", "[merge]")
 }
 
 TEST_CASE("merge: an unsupported network width is refused before any work", "[merge]") {
-  guarded_buffer<std::uint32_t> keys(5000);
-  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
-  const auto before = keys.to_host();
   gpusort::policy::merge odd{};
   odd.network_width = 3;
-  CHECK(gpusort::sort_keys(odd, keys.data(), 5000) == cudaErrorInvalidValue);
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  CHECK(keys.to_host() == before);
+  check_refuses_policy(odd);
 }
 
 TEST_CASE("automatic: sorts through the policy it picks (merge today)", "[merge][automatic]") {
@@ -88,15 +83,6 @@ TEST_CASE("automatic: sorts through the policy it picks (merge today)", "[merge]
       automatic, {distribution::few_distinct_17, n}, gpusort::less{}, true);
 }
 
-// 64-bit num_items: more than 2^31 keys (8.6 GB of u32, ~52 GB with the checks' copies).
 TEST_CASE("merge: more than 2^31 keys", "[merge][large][huge]") {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
-  const std::int64_t n = (std::int64_t(1) << 31) + 4097;
-  if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
-    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
-    return;
-  }
-  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, {distribution::uniform, n},
-                                                              gpusort::less{}, false);
+  check_more_than_2_31_keys(merge_policy);
 }

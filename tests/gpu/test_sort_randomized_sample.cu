@@ -143,35 +143,23 @@ TEST_CASE("randomized_sample: too little temp storage leaves the keys untouched"
 
 TEST_CASE("randomized_sample: unsupported buckets or oversampling are refused before any work",
           "[randomized_sample]") {
-  guarded_buffer<std::uint32_t> keys(50000);
-  REQUIRE(generate(keys.data(), 50000, distribution::uniform, 3) == cudaSuccess);
-  const auto before = keys.to_host();
   const int bad_buckets[] = {-256, 3, 100, 128, 2048};
   for (int b : bad_buckets) {
     rs_policy p{};
     p.buckets = b;
-    CHECK(gpusort::sort_keys(p, keys.data(), 50000) == cudaErrorInvalidValue);
+    CAPTURE(b);
+    check_refuses_policy(p);
   }
   const int bad_oversampling[] = {-1, 9};  // 9 * 512 > 4096
   for (int a : bad_oversampling) {
     rs_policy p{};
     p.buckets = 512;
     p.oversampling = a;
-    CHECK(gpusort::sort_keys(p, keys.data(), 50000) == cudaErrorInvalidValue);
+    CAPTURE(a);
+    check_refuses_policy(p);
   }
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  CHECK(keys.to_host() == before);
 }
 
-// 64-bit num_items: more than 2^31 keys (8.6 GB of u32, ~52 GB with the checks' copies).
 TEST_CASE("randomized_sample: more than 2^31 keys", "[randomized_sample][large][huge]") {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
-  const std::int64_t n = (std::int64_t(1) << 31) + 4097;
-  if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
-    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
-    return;
-  }
-  check_sort<rs_policy, std::uint32_t, no_value>(sample_policy, {distribution::uniform, n},
-                                                 gpusort::less{}, false);
+  check_more_than_2_31_keys(sample_policy);
 }

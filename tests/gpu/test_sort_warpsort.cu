@@ -86,27 +86,11 @@ TEST_CASE("warpsort: too little temp storage leaves the keys untouched", "[warps
 TEST_CASE("warpsort: an unsupported merge width is refused before any work", "[warpsort]") {
   const int width = GENERATE(-1, 1, 32, 100, 512);
   CAPTURE(width);
-  guarded_buffer<std::uint32_t> keys(5000);
-  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
-  const auto before = keys.to_host();
   policy_t odd{};
   odd.merge_width = width;
-  std::size_t bytes = 0;
-  CHECK(gpusort::sort_keys(odd, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
-  CHECK(gpusort::sort_keys(odd, keys.data(), 5000) == cudaErrorInvalidValue);
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  CHECK(keys.to_host() == before);
+  check_refuses_policy(odd);
 }
 
-// 64-bit num_items: more than 2^31 keys (8.6 GB of u32, ~52 GB with the checks' copies).
 TEST_CASE("warpsort: more than 2^31 keys", "[warpsort][large][huge]") {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
-  const std::int64_t n = (std::int64_t(1) << 31) + 4097;
-  if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
-    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
-    return;
-  }
-  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {distribution::uniform, n},
-                                                gpusort::less{}, false);
+  check_more_than_2_31_keys(warpsort_policy);
 }
