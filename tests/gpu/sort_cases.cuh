@@ -94,6 +94,31 @@ void check_refuses_small_temp_storage(const Policy& policy, std::int64_t n) {
   CHECK(keys.to_host() == before);
 }
 
+// The key types and comparators of DESIGN.md §4 beyond u32 under less (which each policy's
+// main cases cover), in two halves so that a policy's tests can compile them in two
+// translation units. `stable`: the policy promises stability (checked on the pairs).
+template <class Policy>
+void check_integer_key_types(const Policy& p, const sort_case& c, bool stable) {
+  using gpusort::detail::no_value;
+  check_sort<Policy, std::int32_t, no_value>(p, c, gpusort::less{}, false);
+  check_sort<Policy, std::uint64_t, no_value>(p, c, gpusort::less{}, false);
+  check_sort<Policy, std::int64_t, no_value>(p, c, gpusort::less{}, false);
+  check_sort<Policy, std::uint32_t, no_value>(p, c, gpusort::greater{}, false);
+  check_sort<Policy, std::uint32_t, std::uint64_t>(p, c, gpusort::greater{}, stable);
+  check_sort<Policy, std::uint64_t, std::uint32_t>(p, c, gpusort::less{}, stable);
+}
+
+// float and double under total_less (with NaN, ±0, ±inf when c.special_floats), and the
+// 16- and 12-byte structs under their lexicographic comparators.
+template <class Policy>
+void check_float_and_struct_key_types(const Policy& p, const sort_case& c) {
+  using gpusort::detail::no_value;
+  check_sort<Policy, float, no_value>(p, c, gpusort::total_less{}, false);
+  check_sort<Policy, double, no_value>(p, c, gpusort::total_less{}, false);
+  check_sort<Policy, key16, no_value>(p, c, key16_less{}, false);
+  check_sort<Policy, key12, no_value>(p, c, key12_less{}, false);
+}
+
 // A policy whose fields it cannot honour is refused by both entry points before any work:
 // the keys stay as they were.
 template <class Policy>

@@ -1,5 +1,6 @@
 // policy::deterministic_sample through the public entry points: every distribution and
-// awkward size, every key type of DESIGN.md §4, pairs, 2^24 and 2^28 keys, more than 2^31
+// awkward size, floating-point and struct keys (integer keys and comparators:
+// test_sort_deterministic_sample_types.cu), pairs, 2^24 and 2^28 keys, more than 2^31
 // keys, the error contract; and, through the detail hook, the bucket bound of every level
 // on every distribution (the guarantee that makes all-equal input cost what uniform costs).
 #include "sort_cases.cuh"
@@ -78,6 +79,13 @@ TEST_CASE("deterministic_sample: pairs on every distribution", "[deterministic_s
   const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), std::int64_t(1) << 20);
   check_sort<ds_policy, std::uint32_t, std::uint32_t>(default_policy, {dist, n}, gpusort::less{}, false);
   check_sort<ds_policy, key16, value16>(default_policy, {dist, n}, key16_less{}, false);
+}
+
+TEST_CASE("deterministic_sample: floating-point keys (with NaN, ±0, ±inf) and struct keys", "[deterministic_sample]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
+                             distribution::reverse_sorted);
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(999983));
+  check_float_and_struct_key_types(default_policy, sort_case{dist, n, /*special_floats=*/true});
 }
 
 TEST_CASE("deterministic_sample: both tile shapes and several s", "[deterministic_sample]") {

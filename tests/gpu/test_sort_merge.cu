@@ -31,16 +31,8 @@ TEST_CASE("merge: every key type and comparator", "[merge]") {
                              distribution::reverse_sorted);
   const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(999983));
   const sort_case c{dist, n, /*special_floats=*/true};
-  check_sort<gpusort::policy::merge, std::int32_t, no_value>(merge_policy, c, gpusort::less{}, false);
-  check_sort<gpusort::policy::merge, std::uint64_t, no_value>(merge_policy, c, gpusort::less{}, false);
-  check_sort<gpusort::policy::merge, std::int64_t, no_value>(merge_policy, c, gpusort::less{}, false);
-  check_sort<gpusort::policy::merge, float, no_value>(merge_policy, c, gpusort::total_less{}, false);
-  check_sort<gpusort::policy::merge, double, no_value>(merge_policy, c, gpusort::total_less{}, false);
-  check_sort<gpusort::policy::merge, key16, no_value>(merge_policy, c, key16_less{}, false);
-  check_sort<gpusort::policy::merge, key12, no_value>(merge_policy, c, key12_less{}, false);
-  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, c, gpusort::greater{}, false);
-  check_sort<gpusort::policy::merge, std::uint32_t, std::uint64_t>(merge_policy, c, gpusort::greater{}, true);
-  check_sort<gpusort::policy::merge, std::uint64_t, std::uint32_t>(merge_policy, c, gpusort::less{}, true);
+  check_integer_key_types(merge_policy, c, /*stable=*/true);
+  check_float_and_struct_key_types(merge_policy, c);
 }
 
 TEST_CASE("merge: the convenience overloads on the default stream", "[merge][sanitize]") {

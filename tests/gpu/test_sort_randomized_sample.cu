@@ -1,5 +1,6 @@
 // policy::randomized_sample through the public entry points: every distribution and awkward
-// size (the other key types: test_sort_randomized_sample_types.cu), pairs, 2^24 and 2^28 keys, more than 2^31 keys,
+// size, floating-point and struct keys (integer keys and comparators:
+// test_sort_randomized_sample_types.cu), pairs, 2^24 and 2^28 keys, more than 2^31 keys,
 // reproducibility by seed, every supported k, the fallback after too few levels, and the
 // error contract.
 #include "sort_cases.cuh"
@@ -119,6 +120,14 @@ TEST_CASE("randomized_sample: the same seed gives the same bits, another seed st
   other.seed = 12345;
   check_sort<rs_policy, std::uint32_t, std::uint32_t>(other, {dist, n, false, api::two_phase, 5},
                                                       gpusort::less{}, false);
+}
+
+TEST_CASE("randomized_sample: floating-point keys (with NaN, ±0, ±inf) and struct keys", "[randomized_sample]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
+                             distribution::few_distinct_2, distribution::all_equal,
+                             distribution::reverse_sorted);
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(999983));
+  check_float_and_struct_key_types(sample_policy, sort_case{dist, n, /*special_floats=*/true});
 }
 
 TEST_CASE("randomized_sample: 2^24 keys on every distribution", "[randomized_sample][large]") {

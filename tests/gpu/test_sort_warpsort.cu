@@ -33,16 +33,8 @@ TEST_CASE("warpsort: every key type and comparator", "[warpsort]") {
                              distribution::reverse_sorted);
   const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(999983));
   const sort_case c{dist, n, /*special_floats=*/true};
-  check_sort<policy_t, std::int32_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
-  check_sort<policy_t, std::uint64_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
-  check_sort<policy_t, std::int64_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
-  check_sort<policy_t, float, no_value>(warpsort_policy, c, gpusort::total_less{}, false);
-  check_sort<policy_t, double, no_value>(warpsort_policy, c, gpusort::total_less{}, false);
-  check_sort<policy_t, key16, no_value>(warpsort_policy, c, key16_less{}, false);
-  check_sort<policy_t, key12, no_value>(warpsort_policy, c, key12_less{}, false);
-  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, c, gpusort::greater{}, false);
-  check_sort<policy_t, std::uint32_t, std::uint64_t>(warpsort_policy, c, gpusort::greater{}, false);
-  check_sort<policy_t, std::uint64_t, std::uint32_t>(warpsort_policy, c, gpusort::less{}, false);
+  check_integer_key_types(warpsort_policy, c, false);
+  check_float_and_struct_key_types(warpsort_policy, c);
 }
 
 TEST_CASE("warpsort: every merge width", "[warpsort]") {
