@@ -19,13 +19,19 @@ SANITIZE_TESTS=(
   test_bitonic_blocks
   test_splitter_blocks_gpu
   test_sort_segments
+  test_warp_merge
   test_sort_merge
+  test_sort_warpsort
+  test_sort_randomized_sample
+  test_sort_deterministic_sample
 )
 SANITIZE_FILTER="${GPU_CHECK_SANITIZE_FILTER:-[sanitize]}"
 SANITIZE_TOOLS=(memcheck racecheck synccheck)
 # Benchmark binaries (build/default/bench/<name>); empty: every executable there. At most 5
-# JSON files fit in what comes back (8 files in all), so name the ones that matter.
-BENCHES=()
+# JSON files fit in what comes back (8 files in all), so name the ones that matter; the
+# paper studies (bench_deterministic_sample, bench_randomized_sample, bench_warpsort,
+# bench_multi_gpu) run when named in GPU_CHECK_BENCHES.
+BENCHES=(bench_baselines bench_block_sort bench_sort)
 BENCH_FILTER="${GPU_CHECK_BENCH_FILTER:-.}"       # --benchmark_filter regex
 BENCH_MIN_TIME="${GPU_CHECK_BENCH_MIN_TIME:-0.05}" # seconds; a plain number suits Benchmark 1.7 and 1.8
 CTEST_JOBS="${GPU_CHECK_CTEST_JOBS:-8}"

@@ -2,6 +2,7 @@
 // barrier-free tile I/O) and warp::merge_runs (the t-item bitonic buffer merge), against
 // plain host references, keys only and with values travelling with their keys.
 #include "common/catch.hpp"
+#include "common/device_buffer.cuh"
 #include "common/key_types.cuh"
 
 #include <gpusort/compare.cuh>
@@ -22,21 +23,6 @@ using namespace gpusort_test;
 
 #define CUDA_REQUIRE(call) REQUIRE((call) == cudaSuccess)
 
-template <class T>
-struct device_array {
-  T* ptr = nullptr;
-  explicit device_array(const std::vector<T>& host) {
-    CUDA_REQUIRE(cudaMalloc(&ptr, std::max<std::size_t>(1, host.size()) * sizeof(T)));
-    if (!host.empty())
-      CUDA_REQUIRE(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  std::vector<T> to_host(std::size_t n) const {
-    std::vector<T> host(n);
-    if (n) CUDA_REQUIRE(cudaMemcpy(host.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
-    return host;
-  }
-  ~device_array() { cudaFree(ptr); }
-};
 
 template <class Key>
 bool same_bits(const Key& a, const Key& b) {
@@ -118,13 +104,13 @@ void run_tile_io(int valid) {
   constexpr int tile = 32 * ITEMS;
   const auto input = make_keys<T>(2 * tile, 0, 5 + valid);
   const std::vector<T> poison(2 * tile, make_keys<T>(1, 0, 999)[0]);
-  device_array<T> d_in(input), d_out(poison);
-  device_array<int> d_bad(std::vector<int>(1, 0));
-  tile_io_kernel<ITEMS><<<1, 64>>>(d_in.ptr, d_out.ptr, valid, d_bad.ptr);
+  device_buffer<T> d_in(input), d_out(poison);
+  device_buffer<int> d_bad(std::vector<int>(1, 0));
+  tile_io_kernel<ITEMS><<<1, 64>>>(d_in.data(), d_out.data(), valid, d_bad.data());
   CUDA_REQUIRE(cudaGetLastError());
   CUDA_REQUIRE(cudaDeviceSynchronize());
-  REQUIRE(d_bad.to_host(1)[0] == 0);
-  const auto out = d_out.to_host(2 * tile);
+  REQUIRE(d_bad.to_host()[0] == 0);
+  const auto out = d_out.to_host();
   for (int w = 0; w < 2; ++w) {
     for (int i = 0; i < tile; ++i) {
       INFO("warp " << w << " item " << i << " valid " << valid);
@@ -158,18 +144,18 @@ void run_merge_runs(Compare cmp, const std::vector<std::pair<long long, long lon
   std::vector<Value> values(static_cast<std::size_t>(total));
   if constexpr (pairs)
     for (long long i = 0; i < total; ++i) values[i] = value_of_index<Value>(i);
-  device_array<Key> d_keys(keys), d_out(std::vector<Key>(static_cast<std::size_t>(total)));
-  device_array<Value> d_values(values), d_out_values(values);
-  device_array<long long> d_ab(a_begin), d_ac(a_count), d_bb(b_begin), d_bc(b_count), d_ob(out_begin);
+  device_buffer<Key> d_keys(keys), d_out(std::vector<Key>(static_cast<std::size_t>(total)));
+  device_buffer<Value> d_values(values), d_out_values(values);
+  device_buffer<long long> d_ab(a_begin), d_ac(a_count), d_bb(b_begin), d_bc(b_count), d_ob(out_begin);
   const int warps = static_cast<int>(lengths.size());
-  merge_runs_kernel<M><<<(warps + 1) / 2, 64>>>(d_keys.ptr, pairs ? d_values.ptr : nullptr,
-                                                d_ab.ptr, d_ac.ptr, d_bb.ptr, d_bc.ptr, d_ob.ptr,
-                                                d_out.ptr, pairs ? d_out_values.ptr : nullptr,
+  merge_runs_kernel<M><<<(warps + 1) / 2, 64>>>(d_keys.data(), pairs ? d_values.data() : nullptr,
+                                                d_ab.data(), d_ac.data(), d_bb.data(), d_bc.data(), d_ob.data(),
+                                                d_out.data(), pairs ? d_out_values.data() : nullptr,
                                                 warps, cmp);
   CUDA_REQUIRE(cudaGetLastError());
   CUDA_REQUIRE(cudaDeviceSynchronize());
-  const auto out = d_out.to_host(static_cast<std::size_t>(total));
-  const auto out_values = d_out_values.to_host(static_cast<std::size_t>(total));
+  const auto out = d_out.to_host();
+  const auto out_values = d_out_values.to_host();
   std::vector<char> used(static_cast<std::size_t>(total), 0);
   for (std::size_t w = 0; w < lengths.size(); ++w) {
     std::vector<Key> expected(keys.begin() + a_begin[w],
