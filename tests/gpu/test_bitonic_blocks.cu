@@ -1,6 +1,7 @@
 // GPU tests of the bitonic building blocks: warp::bitonic_sort, warp::bitonic_merge,
 // block::bitonic_sort (full and ragged tiles), block::bitonic_merge and block tile I/O,
 // each against std::sort on the host, keys-only and with values travelling with keys.
+#include "common/bits.cuh"
 #include "common/catch.hpp"
 #include "common/key_types.cuh"
 
@@ -45,25 +46,6 @@ std::vector<Key> make_keys(std::size_t n, fill f, std::uint64_t seed) {
     }
   }
   return keys;
-}
-
-template <class Key>
-bool same_bits(const Key& a, const Key& b) {
-  return std::memcmp(&a, &b, sizeof(Key)) == 0;
-}
-
-template <class Value>
-Value value_of_index(std::size_t i) {
-  Value v{};
-  std::memcpy(&v, &i, std::min(sizeof(Value), sizeof(i)));
-  return v;
-}
-
-template <class Value>
-std::size_t index_of_value(const Value& v) {
-  std::size_t i = 0;
-  std::memcpy(&i, &v, std::min(sizeof(Value), sizeof(i)));
-  return i;
 }
 
 #define CUDA_REQUIRE(call) REQUIRE((call) == cudaSuccess)

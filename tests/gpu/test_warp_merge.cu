@@ -1,6 +1,7 @@
 // GPU tests of the warp blocks of GPU-Warpsort: warp::load_blocked / store_blocked (the
 // barrier-free tile I/O) and warp::merge_runs (the t-item bitonic buffer merge), against
 // plain host references, keys only and with values travelling with their keys.
+#include "common/bits.cuh"
 #include "common/catch.hpp"
 #include "common/device_buffer.cuh"
 #include "common/key_types.cuh"
@@ -24,11 +25,6 @@ using namespace gpusort_test;
 #define CUDA_REQUIRE(call) REQUIRE((call) == cudaSuccess)
 
 
-template <class Key>
-bool same_bits(const Key& a, const Key& b) {
-  return std::memcmp(&a, &b, sizeof(Key)) == 0;
-}
-
 // Keys from `distinct` values (few: many ties; 0: random bits).
 template <class Key>
 std::vector<Key> make_keys(std::size_t n, int distinct, std::uint64_t seed) {
@@ -42,20 +38,6 @@ std::vector<Key> make_keys(std::size_t n, int distinct, std::uint64_t seed) {
     std::memcpy(&k, bytes, sizeof(Key));
   }
   return keys;
-}
-
-template <class Value>
-Value value_of_index(std::size_t i) {
-  Value v{};
-  std::memcpy(&v, &i, std::min(sizeof(Value), sizeof(i)));
-  return v;
-}
-
-template <class Value>
-std::size_t index_of_value(const Value& v) {
-  std::size_t i = 0;
-  std::memcpy(&i, &v, std::min(sizeof(Value), sizeof(i)));
-  return i;
 }
 
 // ---- kernels ------------------------------------------------------------------------------
