@@ -50,8 +50,8 @@ BUDGET="${GPU_CHECK_BUDGET:-540}"   # the whole script; the device tool stops a 
 LIMIT_CONFIGURE=90
 LIMIT_BUILD="${GPU_CHECK_LIMIT_BUILD:-330}"
 LIMIT_CTEST="${GPU_CHECK_LIMIT_CTEST:-300}"
-LIMIT_SANITIZE=60   # per binary and tool
-LIMIT_BENCH=60      # per benchmark binary
+LIMIT_SANITIZE="${GPU_CHECK_LIMIT_SANITIZE:-60}"   # per binary and tool
+LIMIT_BENCH="${GPU_CHECK_LIMIT_BENCH:-60}"   # per benchmark binary
 
 cd "$(dirname "$0")/.." || exit 1
 export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off on the lent machines
