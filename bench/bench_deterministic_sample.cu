@@ -128,6 +128,10 @@ int main(int argc, char** argv) {
       }
       cub_baseline::register_baselines<std::uint32_t>(n, distribution::uniform);
     }
+    // At 2^28 the model's choice (512) against the previous default (64) and neighbours.
+    for (int s : {64, 256, 512})
+      register_full<std::uint32_t>("ds_samples", std::int64_t(1) << 28, distribution::uniform,
+                                   ds_policy{s, 0}, "/s:" + std::to_string(s) + "/tile:device");
     // (b) per-step breakdown (Fig. 5), cumulative prefixes.
     for (int e : {24, 26, 28}) {
       const std::int64_t n = std::int64_t(1) << e;

@@ -68,8 +68,17 @@ int main(int argc, char** argv) {
       if (d == distribution::uniform) continue;
       register_run<std::uint32_t>("rs_default" + suffix<std::uint32_t>(n, d), n, d, {});
     }
-    // The issue's targets at 2^28: u32, u64, u32:u32 (ratios to CUB in the same run).
+    // The issue's targets at 2^28: u32, u64, u32:u32 (ratios to CUB in the same run), and
+    // the two best (k, a) of the smaller sizes at 2^28.
     const std::int64_t big = std::int64_t(1) << 28;
+    for (int k : {256, 512}) {
+      gpusort::policy::randomized_sample policy{};
+      policy.buckets = k;
+      policy.oversampling = max_sample / k;
+      register_run<std::uint32_t>("rs" + suffix<std::uint32_t>(big, distribution::uniform) + "/k:" +
+                                      std::to_string(k) + "/a:" + std::to_string(max_sample / k),
+                                  big, distribution::uniform, policy);
+    }
     register_run<std::uint32_t>("rs_default" + suffix<std::uint32_t>(big, distribution::uniform),
                                 big, distribution::uniform, {});
     register_run<std::uint64_t>("rs_default" + suffix<std::uint64_t>(big, distribution::uniform),

@@ -1,6 +1,7 @@
 // bench/sort/sort_grid.cuh — the inputs bench_sort measures every sort on, and how a gpusort
 // policy is registered on them (DESIGN.md §5): uniform u32, u64, u32:u32 pairs and 16-byte
-// keys at 2^20, 2^24 and 2^28 (2^27 for 16-byte keys), and u32 keys over every
+// keys at 2^10, 2^14, 2^16, 2^20, 2^24 and 2^28 (2^27 for 16-byte keys; 2^14 is the largest
+// n policy::merge sorts in one launch), and u32 keys over every
 // distribution at 2^24. Each policy registers from a translation unit of its own
 // (bench/sort/<policy>.cu), so that the heavy instantiations compile in parallel.
 #pragma once
@@ -37,7 +38,7 @@ template <class Visitor>
 void for_each_sort_input(Visitor&& visit) {
   using gpusort_test::key16;
   using gpusort_test::key16_less;
-  for (int e : {20, 24, 28}) {
+  for (int e : {10, 14, 16, 20, 24, 28}) {
     const std::int64_t n = std::int64_t(1) << e;
     visit.template apply<std::uint32_t, void, gpusort::less>(n, distribution::uniform);
     visit.template apply<std::uint64_t, void, gpusort::less>(n, distribution::uniform);

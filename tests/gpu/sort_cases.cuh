@@ -149,10 +149,10 @@ void check_more_than_2_31_keys(const Policy& policy) {
       policy, {distribution::uniform, n}, gpusort::less{}, false);
 }
 
-// Sizes of DESIGN.md §4 below the large cases: empty, tiny, around warp and tile edges,
-// a prime near 10^6.
-inline constexpr std::int64_t awkward_sizes[] = {0,    1,    2,    31,    32,   33,
-                                                 127,  128,  129,  4095,  4096, 4097,
-                                                 65537, 999983};
+// Sizes of DESIGN.md §4 below the large cases: empty, tiny, around warp and tile edges and
+// the single-launch limit of policy::merge (2^14), a prime near 10^6.
+inline constexpr std::int64_t awkward_sizes[] = {0,     1,     2,     31,    32,    33,
+                                                 127,   128,   129,   4095,  4096,  4097,
+                                                 16383, 16384, 16385, 65537, 999983};
 
 }  // namespace gpusort_test

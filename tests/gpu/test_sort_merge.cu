@@ -2,7 +2,10 @@
 // every key type of DESIGN.md §4, pairs, stability, 2^24 and 2^28 keys, error contract.
 #include "sort_cases.cuh"
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
+#include <vector>
 
 using namespace gpusort_test;
 using gpusort::detail::no_value;
@@ -20,7 +23,8 @@ TEST_CASE("merge: u32 keys, every distribution and awkward size", "[merge]") {
 
 TEST_CASE("merge: pairs are stable on every distribution", "[merge]") {
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
-  const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), std::int64_t(1) << 20);
+  const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(16383), std::int64_t(65537),
+                                  std::int64_t(1) << 20);
   check_sort<gpusort::policy::merge, std::uint32_t, std::uint32_t>(merge_policy, {dist, n},
                                                                    gpusort::less{}, true);
   check_sort<gpusort::policy::merge, key16, value16>(merge_policy, {dist, n}, key16_less{}, true);
@@ -73,6 +77,60 @@ TEST_CASE("automatic: sorts through the policy it picks (merge today)", "[merge]
                                                                   gpusort::less{}, false);
   check_sort<gpusort::policy::automatic, std::uint64_t, std::uint32_t>(
       automatic, {distribution::few_distinct_17, n}, gpusort::less{}, true);
+}
+
+// The kernel nodes a sort leaves in a CUDA graph captured from its stream: its launches.
+template <class Policy>
+std::size_t launches_of_sort(const Policy& policy, std::int64_t n) {
+  std::vector<std::uint32_t> host(static_cast<std::size_t>(n));
+  std::mt19937 rng(static_cast<unsigned>(n));
+  for (auto& k : host) k = static_cast<std::uint32_t>(rng());
+  device_buffer<std::uint32_t> keys(n);
+  keys.copy_from_host(host);
+  std::size_t bytes = 0;
+  REQUIRE(gpusort::sort_keys(policy, nullptr, bytes, keys.data(), n) == cudaSuccess);
+  device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  const cudaError_t sorted =
+      gpusort::sort_keys(policy, temp.data(), bytes, keys.data(), n, gpusort::less{}, stream);
+  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+  REQUIRE(sorted == cudaSuccess);
+  std::size_t nodes = 0;
+  REQUIRE(cudaGraphGetNodes(graph, nullptr, &nodes) == cudaSuccess);
+  std::vector<cudaGraphNode_t> node_list(nodes);
+  REQUIRE(cudaGraphGetNodes(graph, node_list.data(), &nodes) == cudaSuccess);
+  std::size_t kernels = 0;
+  for (cudaGraphNode_t node : node_list) {
+    cudaGraphNodeType type{};
+    REQUIRE(cudaGraphNodeGetType(node, &type) == cudaSuccess);
+    kernels += type == cudaGraphNodeTypeKernel ? 1 : 0;
+  }
+  // The captured sort must also sort: run the graph and compare with the host.
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  std::sort(host.begin(), host.end());
+  REQUIRE(keys.to_host() == host);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  CHECK(nodes == kernels);  // nothing but kernels (no memset, no copy)
+  return kernels;
+}
+
+TEST_CASE("merge and automatic: up to 2^14 keys in a single launch", "[merge][automatic]") {
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(9999),
+                                  std::int64_t(1) << 14);
+  CHECK(launches_of_sort(merge_policy, n) == 1);
+  CHECK(launches_of_sort(gpusort::policy::automatic{}, n) == 1);
+}
+
+TEST_CASE("merge: above 2^14 keys the passes are launches of their own", "[merge]") {
+  CHECK(launches_of_sort(merge_policy, (std::int64_t(1) << 14) + 1) > 1);
 }
 
 TEST_CASE("merge: more than 2^31 keys", "[merge][large][huge]") {

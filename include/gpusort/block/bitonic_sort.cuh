@@ -7,8 +7,10 @@
 // The ragged overload sorts a partly filled tile (the array's last one): slots at or past
 // `valid_items` end up after every real item, in no order; no sentinel key is needed, but
 // they must hold some real key, because the comparator is evaluated on them without a
-// branch (block::load_blocked fills them with a copy of item 0). It takes ragged_bitonic_sort_storage (a validity flag per
-// slot), so callers that only sort full tiles do not pay for it in shared memory.
+// branch (block::load_blocked fills them with a copy of item 0). It takes
+// ragged_bitonic_sort_storage (room for a validity flag per slot), so callers that only sort
+// full tiles do not pay for it in shared memory. Keys alone whose ties are identical bits
+// (detail::ties_are_identical) need no flags: the padding becomes copies of the largest key.
 //
 // Preconditions: THREADS a multiple of 32, THREADS and ITEMS powers of two; every thread
 // of the block calls; `storage` is shared memory, reusable once the call returns.
@@ -19,6 +21,7 @@
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/padded_buffer.cuh>
 #include <gpusort/detail/ragged.cuh>
+#include <gpusort/detail/ranked.cuh>
 #include <gpusort/thread/compare_exchange.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
 
@@ -81,6 +84,30 @@ __device__ __forceinline__ void block_shared_steps(Key (&keys)[ITEMS], Value (&v
   __syncthreads();
 }
 
+// The whole block: the largest of the block's keys under cmp, returned to every thread.
+// `scratch` (shared, at least THREADS / 32 keys) is free again on return.
+template <int THREADS, int ITEMS, class Key, class Compare, class Buffer>
+__device__ __forceinline__ Key block_largest(const Key (&keys)[ITEMS], Compare cmp, Buffer& scratch) {
+  Key largest = keys[0];
+#pragma unroll
+  for (int r = 1; r < ITEMS; ++r) largest = cmp(largest, keys[r]) ? keys[r] : largest;
+#pragma unroll
+  for (int mask = 1; mask < warp::lanes; mask *= 2) {
+    const Key other = warp::shuffle_xor(largest, mask);
+    largest = cmp(largest, other) ? other : largest;
+  }
+  const int warp_index = static_cast<int>(threadIdx.x) / warp::lanes;
+  if (threadIdx.x % warp::lanes == 0) scratch[warp_index] = largest;
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < THREADS / warp::lanes; ++w) {
+    const Key other = scratch[w];
+    largest = cmp(largest, other) ? other : largest;
+  }
+  __syncthreads();
+  return largest;
+}
+
 template <int THREADS, int ITEMS, class Key, class Value, class Compare, class Buffers>
 __device__ __forceinline__ void block_bitonic_sort(Key (&keys)[ITEMS], Value (&values)[ITEMS],
                                                    Compare cmp, Buffers& shared) {
@@ -114,22 +141,30 @@ template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)[ITEMS],
                                              int valid_items, Compare cmp,
                                              ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS>& storage) {
+  // A full tile needs no flags; the ragged storage is larger than the plain one.
+  auto& plain = reinterpret_cast<bitonic_sort_storage<Key, Value, THREADS, ITEMS>&>(storage);
   if (valid_items >= THREADS * ITEMS) {
-    // A full tile needs no flags; the ragged storage is larger than the plain one.
-    bitonic_sort<THREADS>(keys, values, cmp,
-                          reinterpret_cast<bitonic_sort_storage<Key, Value, THREADS, ITEMS>&>(storage));
-    return;
-  }
-  detail::maybe<Key> tagged[ITEMS];
+    bitonic_sort<THREADS>(keys, values, cmp, plain);
+  } else if constexpr (!detail::has_values<Value> && detail::ties_are_identical<Key, Compare>::value) {
+    // Keys alone whose ties are the same bits: padding with copies of the largest key sorts
+    // it last, indistinguishable from that key, so the plain network suffices. The flags
+    // would double the registers and shuffles of every step (8-byte keys: 16-byte items).
+    const Key largest = detail::block_largest<THREADS>(keys, cmp, plain.keys);
 #pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    tagged[r].key = keys[r];
-    tagged[r].valid = threadIdx.x * ITEMS + r < valid_items;
-  }
-  detail::block_bitonic_sort<THREADS>(tagged, values,
-                                        detail::valid_first<Compare>{cmp}, storage);
+    for (int r = 0; r < ITEMS; ++r)
+      if (static_cast<int>(threadIdx.x) * ITEMS + r >= valid_items) keys[r] = largest;
+    bitonic_sort<THREADS>(keys, values, cmp, plain);
+  } else {
+    detail::maybe<Key> tagged[ITEMS];
 #pragma unroll
-  for (int r = 0; r < ITEMS; ++r) keys[r] = tagged[r].key;
+    for (int r = 0; r < ITEMS; ++r) {
+      tagged[r].key = keys[r];
+      tagged[r].valid = static_cast<int>(threadIdx.x) * ITEMS + r < valid_items;
+    }
+    detail::block_bitonic_sort<THREADS>(tagged, values, detail::valid_first<Compare>{cmp}, storage);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) keys[r] = tagged[r].key;
+  }
 }
 
 }  // namespace block

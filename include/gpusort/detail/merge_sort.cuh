@@ -32,8 +32,10 @@
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/sorting_network.cuh>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -59,25 +61,25 @@ struct merge_tuning {
   static constexpr int merge_tile = threads * merge_items;
 };
 
+// Shared memory of merge_sort_tile.
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value>
+union merge_tile_sort_storage {
+  using item = std::conditional_t<RANKED, ranked<Key>, Key>;
+  block::bitonic_sort_storage<item, Value, THREADS, ITEMS> network;
+  std::conditional_t<RANKED, char, block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS>> ragged;
+  block::tile_buffer<THREADS, ITEMS, Key> keys;
+  block::tile_buffer<THREADS, ITEMS, Value> values;
+};
+
+// The whole block: sorts the `valid` items at keys_in + offset into keys_out + offset.
 // RANKED: keys carry their tile index, which breaks ties (needs_ranks); otherwise equal
 // keys are identical and the plain network is already stable in effect.
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(THREADS)
-    merge_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
-                           Value* values_out, std::int64_t n, Compare cmp) {
+__device__ __forceinline__ void merge_sort_tile(
+    const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
+    std::int64_t offset, int valid, Compare cmp,
+    merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value>& shared) {
   constexpr int tile = THREADS * ITEMS;
-  using item = std::conditional_t<RANKED, ranked<Key>, Key>;
-  using ragged_storage =
-      std::conditional_t<RANKED, char, block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS>>;
-  __shared__ union {
-    block::bitonic_sort_storage<item, Value, THREADS, ITEMS> network;
-    ragged_storage ragged;
-    block::tile_buffer<THREADS, ITEMS, Key> keys;
-    block::tile_buffer<THREADS, ITEMS, Value> values;
-  } shared;
-  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * tile;
-  const int valid = static_cast<int>(n - offset < tile ? n - offset : tile);
-
   Key keys[ITEMS];
   Value values[ITEMS];
   block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
@@ -99,6 +101,18 @@ __global__ void __launch_bounds__(THREADS)
   }
   block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
   block::store_blocked<THREADS>(values_out + offset, values, valid, shared.values);
+}
+
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    merge_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                           Value* values_out, std::int64_t n, Compare cmp) {
+  constexpr int tile = THREADS * ITEMS;
+  __shared__ merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value> shared;
+  const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * tile;
+  merge_sort_tile<THREADS, ITEMS, RANKED>(keys_in, values_in, keys_out, values_out, offset,
+                                          static_cast<int>(n - offset < tile ? n - offset : tile),
+                                          cmp, shared);
 }
 
 // Which two sorted runs an output position merges, as a small functor so that one pair of
@@ -149,24 +163,36 @@ __device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, in
   }
 }
 
+// Shared memory of merge_pass_tile.
+template <int THREADS, int ITEMS, class Key, class Value>
+struct merge_pass_storage {
+  block::tile_buffer<THREADS, ITEMS, Key> keys;
+  block::tile_buffer<THREADS, ITEMS, Value> values;
+  int thread_splits[THREADS + 1];
+};
+
+// The whole block: output tile `tile_index` of a merge pass. split_begin: how many items of
+// its pair's run a precede the tile's output; split_end: the same for the next tile (read
+// only when the tile does not end its pair).
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Pairing,
           class Compare>
-__global__ void __launch_bounds__(THREADS)
-    merge_pass_kernel(const Key* a_keys, const Value* a_values, const Key* b_keys,
-                      const Value* b_values, Key* keys_out, Value* values_out, Pairing pairing,
-                      const std::int64_t* splits, Compare cmp) {
+__device__ __forceinline__ void merge_pass_tile(
+    const Key* a_keys, const Value* a_values, const Key* b_keys, const Value* b_values,
+    Key* keys_out, Value* values_out, Pairing pairing, std::int64_t tile_index,
+    std::int64_t split_begin, std::int64_t split_end, Compare cmp,
+    merge_pass_storage<THREADS, ITEMS, Key, Value>& shared) {
   constexpr int tile = THREADS * ITEMS;
-  __shared__ block::tile_buffer<THREADS, ITEMS, Key> shared_keys;
-  __shared__ block::tile_buffer<THREADS, ITEMS, Value> shared_values;
-  __shared__ int thread_splits[THREADS + 1];
-  const std::int64_t position = static_cast<std::int64_t>(blockIdx.x) * tile;
+  auto& shared_keys = shared.keys;
+  auto& shared_values = shared.values;
+  auto& thread_splits = shared.thread_splits;
+  const std::int64_t position = tile_index * tile;
   const merge_pair pair = pairing(position);
   const std::int64_t diagonal = position - pair.start;
   const std::int64_t pair_count = pair.a_count + pair.b_count;
   const int out_count = static_cast<int>(pair_count - diagonal < tile ? pair_count - diagonal : tile);
   // A block's output ends where the next block's starts, unless it ends its pair.
-  const std::int64_t a_begin = splits[blockIdx.x];
-  const std::int64_t a_end = diagonal + tile >= pair_count ? pair.a_count : splits[blockIdx.x + 1];
+  const std::int64_t a_begin = split_begin;
+  const std::int64_t a_end = diagonal + tile >= pair_count ? pair.a_count : split_end;
   const std::int64_t b_begin = diagonal - a_begin;
   // merge_path keeps each co-rank inside its run whatever the comparator; the clamp keeps
   // their difference consistent too, so a comparator that is no strict weak ordering gives
@@ -248,6 +274,20 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Pairing,
+          class Compare>
+__global__ void __launch_bounds__(THREADS)
+    merge_pass_kernel(const Key* a_keys, const Value* a_values, const Key* b_keys,
+                      const Value* b_values, Key* keys_out, Value* values_out, Pairing pairing,
+                      const std::int64_t* splits, Compare cmp) {
+  __shared__ merge_pass_storage<THREADS, ITEMS, Key, Value> shared;
+  const std::int64_t tile_count = gridDim.x;
+  merge_pass_tile<THREADS, ITEMS, RANKED>(a_keys, a_values, b_keys, b_values, keys_out, values_out,
+                                          pairing, blockIdx.x, splits[blockIdx.x],
+                                          blockIdx.x + 1 < tile_count ? splits[blockIdx.x + 1] : 0,
+                                          cmp, shared);
+}
+
 // Merge tiles (blocks of merge_pass_kernel) for n output items.
 template <class Key, class Value>
 constexpr std::int64_t merge_blocks_for(std::int64_t n) {
@@ -277,6 +317,88 @@ cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Ke
       <<<static_cast<unsigned>(blocks), tuning::threads, 0, stream>>>(
           a_keys, a_values, b_keys, b_values, keys_out, values_out, pairing, splits, cmp);
   return cudaPeekAtLastError();
+}
+
+// Inputs of at most this many items are sorted in one launch (policy::automatic's small-n
+// promise): launch overhead dominates there, not the passes over memory.
+constexpr std::int64_t merge_single_launch_items = std::int64_t(1) << 14;
+
+// The whole sort of n <= merge_single_launch_items in one cooperative launch: the tile sort
+// and every merge pass of the multi-launch path, the same tiles and the same merge-path
+// splits (each block finds its own two), with a grid-wide barrier between passes. The grid
+// is small (16 blocks at most), so all of it is resident, as a grid barrier needs.
+template <int THREADS, int SORT_ITEMS, int MERGE_ITEMS, bool RANKED, class Key, class Value,
+          class Compare>
+__global__ void __launch_bounds__(THREADS)
+    merge_single_launch_kernel(Key* keys, Value* values, Key* scratch_keys,
+                               Value* scratch_values, std::int64_t n, Compare cmp) {
+  constexpr int sort_tile = THREADS * SORT_ITEMS;
+  constexpr int merge_tile = THREADS * MERGE_ITEMS;
+  __shared__ union {
+    merge_tile_sort_storage<THREADS, SORT_ITEMS, RANKED, Key, Value> sort;
+    merge_pass_storage<THREADS, MERGE_ITEMS, Key, Value> pass;
+  } shared;
+  __shared__ std::int64_t tile_splits[2];
+  int passes = 0;
+  for (std::int64_t run = sort_tile; run < n; run *= 2) ++passes;
+  // As in the multi-launch path: start where an even number of passes later is `keys`.
+  Key* current_keys = passes % 2 == 1 ? scratch_keys : keys;
+  Value* current_values = passes % 2 == 1 ? scratch_values : values;
+  Key* other_keys = passes % 2 == 1 ? keys : scratch_keys;
+  Value* other_values = passes % 2 == 1 ? values : scratch_values;
+  for (std::int64_t t = blockIdx.x; t * sort_tile < n; t += gridDim.x) {
+    const std::int64_t offset = t * sort_tile;
+    merge_sort_tile<THREADS, SORT_ITEMS, RANKED>(
+        keys, values, current_keys, current_values, offset,
+        static_cast<int>(n - offset < sort_tile ? n - offset : sort_tile), cmp, shared.sort);
+    __syncthreads();
+  }
+  for (std::int64_t run = sort_tile; run < n; run *= 2) {
+    cooperative_groups::this_grid().sync();
+    const equal_runs pairing{run, n};
+    for (std::int64_t t = blockIdx.x; t * merge_tile < n; t += gridDim.x) {
+      if (threadIdx.x < 2) {
+        const std::int64_t position = (t + threadIdx.x) * merge_tile;
+        const merge_pair pair = pairing(position < n ? position : n - 1);
+        tile_splits[threadIdx.x] = thread::merge_path(
+            current_keys + pair.a_begin, pair.a_count, current_keys + pair.b_begin, pair.b_count,
+            (position < n ? position : n - 1) - pair.start, cmp);
+      }
+      __syncthreads();
+      merge_pass_tile<THREADS, MERGE_ITEMS, RANKED>(
+          current_keys, current_values, current_keys, current_values, other_keys, other_values,
+          pairing, t, tile_splits[0], tile_splits[1], cmp, shared.pass);
+      __syncthreads();
+    }
+    Key* k = current_keys; current_keys = other_keys; other_keys = k;
+    Value* v = current_values; current_values = other_values; other_values = v;
+  }
+}
+
+// One cooperative launch of merge_single_launch_kernel; cudaErrorNotSupported where the
+// device has no cooperative launch (the caller then takes the multi-launch path).
+template <class Key, class Value, class Compare>
+cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Value* scratch_values,
+                                std::int64_t n, Compare cmp, cudaStream_t stream) {
+  using tuning = merge_tuning<Key, Value>;
+  const auto kernel = merge_single_launch_kernel<tuning::threads, tuning::sort_items,
+                                                 tuning::merge_items, needs_ranks<Key, Value, Compare>,
+                                                 Key, Value, Compare>;
+  int device = 0, cooperative = 0, per_sm = 0, sms = 0;
+  if (cudaError_t e = cudaGetDevice(&device)) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device))
+    return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) return e;
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, tuning::threads, 0))
+    return e;
+  const std::int64_t tiles =
+      std::max((n + tuning::sort_tile - 1) / tuning::sort_tile, merge_blocks_for<Key, Value>(n));
+  const std::int64_t resident = static_cast<std::int64_t>(per_sm) * sms;
+  if (cooperative == 0 || resident < 1) return cudaErrorNotSupported;
+  const auto grid = static_cast<unsigned>(std::min(tiles, resident));
+  void* args[] = {&keys, &values, &scratch_keys, &scratch_values, &n, &cmp};
+  return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(grid),
+                                     dim3(tuning::threads), args, 0, stream);
 }
 
 // Scratch: a second copy of keys (and values) and one co-rank per merge block.
@@ -330,6 +452,11 @@ struct algorithm<policy::merge> {
     Key* other_keys = start_in_scratch ? keys : scratch_keys;
     Value* other_values = start_in_scratch ? values : scratch_values;
 
+    if (n > tuning::sort_tile && n <= merge_single_launch_items) {
+      const cudaError_t e =
+          launch_merge_single(keys, values, scratch_keys, scratch_values, n, cmp, stream);
+      if (e != cudaErrorNotSupported) return e;
+    }
     constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
     merge_tile_sort_kernel<threads, tuning::sort_items, ranked_items>
         <<<static_cast<unsigned>(plan.sort_blocks), threads, 0, stream>>>(

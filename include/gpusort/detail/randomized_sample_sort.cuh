@@ -46,6 +46,7 @@
 #include <gpusort/device/sort_segments.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/merge_path.cuh>
+#include <gpusort/warp/segment_slices.cuh>
 
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -58,6 +59,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace gpusort {
@@ -67,10 +69,11 @@ namespace detail {
 
 template <class Key, class Value>
 struct randomized_sample_tuning {
-  // Provisional (not yet measured; bench/bench_randomized_sample.cu sweeps k and a):
-  // k = 512 splits 2^28 keys in two levels down to sort_segments' 8K tiles (2^28/512^2 =
-  // 1K per bucket, grouped), and 2^24 in two (the second one block per segment).
-  static constexpr int default_log_buckets = 9;
+  // Default k: 256, or 512 where 256 would plan one level more
+  // (randomized_sample_default_log_buckets); a = 4096 / k, the largest sample. From the
+  // k x a sweep (bench_randomized_sample, H100, bench/RESULTS.md): (256, 16) is fastest at
+  // 2^24 and 2^26 u32 (16 % and 4 % ahead of (512, 8)), (512, 8) at 2^28 (13 % ahead).
+  static constexpr int default_log_buckets = 8;
   static constexpr int min_log_buckets = 8, max_log_buckets = 10;  // k = 256 ... 1024
   static constexpr int threads = 256;
   static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
@@ -81,7 +84,7 @@ struct randomized_sample_tuning {
   // Tiles of up to 32 chunks, about 2048 of them: 2^28 u32 -> 128K-item tiles, a table
   // of 2K rows.
   static constexpr std::int64_t target_tiles = 2048, max_chunks = 32;
-  // The sample is one block's tile: k·a <= 4096, a = 4096/k by default (8 for k = 512).
+  // The sample is one block's tile: k·a <= 4096, a = 4096/k by default (16 for k = 256).
   static constexpr int sample_items = 16;
   static constexpr int sample_size = threads * sample_items;
   static constexpr int spare_levels = 1;
@@ -89,6 +92,9 @@ struct randomized_sample_tuning {
 };
 
 // ---- device-side lists ------------------------------------------------------------------
+
+// Items a warp copies at a time when equality buckets move from B to A.
+constexpr int rs_copy_slice = 4096;
 
 // Counters, one int each.
 enum rs_counter : int { rs_big0, rs_local0, rs_big1, rs_local1, rs_groups_a, rs_groups_b, rs_copies, rs_counters };
@@ -530,18 +536,24 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-// Segments done in B (large equality buckets) copied to A.
+// Segments done in B (large equality buckets) copied to A, in slices over every warp of the
+// grid: an all-equal input is one such segment of n keys.
 template <int THREADS, class Key, class Value>
 __global__ void __launch_bounds__(THREADS)
     rs_copy_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
                    rs_segments list, const int* list_count, std::int64_t cap) {
+  constexpr int warps = THREADS / 32;
   const std::int64_t count = min(static_cast<std::int64_t>(*list_count), cap);
-  for (std::int64_t s = blockIdx.x; s < count; s += gridDim.x) {
-    for (std::int64_t i = list.begin[s] + threadIdx.x; i < list.end[s]; i += THREADS) {
-      keys_out[i] = keys[i];
-      if constexpr (has_values<Value>) values_out[i] = values[i];
-    }
-  }
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  warp::for_each_slice<rs_copy_slice>(
+      list.begin, list.end, count, static_cast<std::int64_t>(blockIdx.x) * warps + threadIdx.x / 32,
+      static_cast<std::int64_t>(gridDim.x) * warps, [&](std::int64_t lo, std::int64_t hi) {
+#pragma unroll 8
+        for (std::int64_t i = lo + lane; i < hi; i += 32) {
+          keys_out[i] = keys[i];
+          if constexpr (has_values<Value>) values_out[i] = values[i];
+        }
+      });
 }
 
 // Groups past the `first` that sort_segments was launched for (the lists are sized for the
@@ -808,7 +820,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
       grid_for(classify_kernel, threads, 0, bounds.big_segments, classify_grid),
       grid_for(fallback_kernel, threads, sizeof(fallback_storage),
                bounds.big_segments + bounds.local_segments, fallback_grid),
-      grid_for(copy_kernel, threads, 0, plan.copy_cap, copy_grid),
+      grid_for(copy_kernel, threads, 0, std::numeric_limits<std::int64_t>::max(), copy_grid),
       grid_for(overflow_kernel, group_threads, sizeof(group_storage), plan.group_cap, overflow_grid)};
   for (cudaError_t e : grids)
     if (e != cudaSuccess) return e;
@@ -918,12 +930,28 @@ cudaError_t rs_dispatch_buckets(int log_buckets, F&& f) {
   }
 }
 
-// k and a of a policy, defaults filled in; false when the policy cannot be honoured.
+// The default k for n items: the smaller k unless it plans more levels than the larger
+// one, since a level more costs more than wider buckets do (k x a sweep, H100, u32: 256
+// ahead at 2^24 and 2^26, where both plan two levels; 512 ahead at 2^28, where 256 plans
+// three).
 template <class Key, class Value>
-bool randomized_sample_parameters(const policy::randomized_sample& policy, int& log_buckets,
-                                  int& oversampling) {
+int randomized_sample_default_log_buckets(std::int64_t n) {
   using tuning = randomized_sample_tuning<Key, Value>;
-  log_buckets = tuning::default_log_buckets;
+  constexpr std::int64_t max_segment = device::max_segment_items<Key, Value>();
+  constexpr int narrow = tuning::default_log_buckets, wide = tuning::default_log_buckets + 1;
+  return randomized_sample_levels(n, max_segment, 1 << narrow, 0) >
+                 randomized_sample_levels(n, max_segment, 1 << wide, 0)
+             ? wide
+             : narrow;
+}
+
+// k and a of a policy for n items, defaults filled in; false when the policy cannot be
+// honoured.
+template <class Key, class Value>
+bool randomized_sample_parameters(const policy::randomized_sample& policy, std::int64_t n,
+                                  int& log_buckets, int& oversampling) {
+  using tuning = randomized_sample_tuning<Key, Value>;
+  log_buckets = randomized_sample_default_log_buckets<Key, Value>(n);
   if (policy.buckets != 0) {
     if (policy.buckets < 0 || (policy.buckets & (policy.buckets - 1)) != 0) return false;
     log_buckets = floor_log2(static_cast<unsigned>(policy.buckets));
@@ -943,7 +971,7 @@ struct algorithm<policy::randomized_sample> {
   template <class Key, class Value>
   static cudaError_t check_policy(const policy::randomized_sample& policy) {
     int log_buckets = 0, oversampling = 0;
-    return randomized_sample_parameters<Key, Value>(policy, log_buckets, oversampling)
+    return randomized_sample_parameters<Key, Value>(policy, 0, log_buckets, oversampling)
                ? cudaSuccess
                : cudaErrorInvalidValue;
   }
@@ -951,7 +979,7 @@ struct algorithm<policy::randomized_sample> {
   template <class Key, class Value>
   static std::size_t temp_storage_bytes(const policy::randomized_sample& policy, std::int64_t n) {
     int log_buckets = 0, oversampling = 0;
-    randomized_sample_parameters<Key, Value>(policy, log_buckets, oversampling);
+    randomized_sample_parameters<Key, Value>(policy, n, log_buckets, oversampling);
     return randomized_sample_layout<Key, Value>(log_buckets, n).layout.total;
   }
 
@@ -959,7 +987,7 @@ struct algorithm<policy::randomized_sample> {
   static cudaError_t sort(const policy::randomized_sample& policy, void* temp, Key* keys,
                           Value* values, std::int64_t n, Compare cmp, cudaStream_t stream) {
     int log_buckets = 0, oversampling = 0;
-    if (!randomized_sample_parameters<Key, Value>(policy, log_buckets, oversampling))
+    if (!randomized_sample_parameters<Key, Value>(policy, n, log_buckets, oversampling))
       return cudaErrorInvalidValue;
     return rs_dispatch_buckets<Key, Value>(log_buckets, [&](auto log_k) {
       return randomized_sample_sort<decltype(log_k)::value>(policy, oversampling, temp, keys,
