@@ -34,8 +34,9 @@ struct randomized_sample {
 // GPU-Warpsort (Ye et al.). Not stable. Extra memory: one copy of the keys (and values)
 // plus a few hundred kilobytes of step-3 tables.
 struct warpsort {
-  int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 256 for items of
-                        // <= 8 bytes, else 128) or 64, 128, 256; others: cudaErrorInvalidValue
+  int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 up to 2^20 items,
+                        // above that 256 for items of <= 8 bytes, else 128) or 64, 128, 256;
+                        // others: cudaErrorInvalidValue
 };
 
 // Merge sort with bitonic merge networks (Satish et al.). Stable. Extra memory: one copy

@@ -33,7 +33,7 @@
 #include <gpusort/thread/sorting_network.cuh>
 
 #include <cooperative_groups.h>
-#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -395,10 +395,16 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
       std::max((n + tuning::sort_tile - 1) / tuning::sort_tile, merge_blocks_for<Key, Value>(n));
   const std::int64_t resident = static_cast<std::int64_t>(per_sm) * sms;
   if (cooperative == 0 || resident < 1) return cudaErrorNotSupported;
-  const auto grid = static_cast<unsigned>(std::min(tiles, resident));
-  void* args[] = {&keys, &values, &scratch_keys, &scratch_values, &n, &cmp};
-  return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(grid),
-                                     dim3(tuning::threads), args, 0, stream);
+  cudaLaunchAttribute cooperative_launch{};
+  cooperative_launch.id = cudaLaunchAttributeCooperative;
+  cooperative_launch.val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(std::min(tiles, resident)));
+  config.blockDim = dim3(tuning::threads);
+  config.stream = stream;
+  config.attrs = &cooperative_launch;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, keys, values, scratch_keys, scratch_values, n, cmp);
 }
 
 // Scratch: a second copy of keys (and values) and one co-rank per merge block.

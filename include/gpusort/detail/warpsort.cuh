@@ -72,6 +72,11 @@ struct warpsort_tuning {
   static constexpr int threads = 32 * warps_per_block;
   // Step 2/4: the merge buffer t (policy.merge_width). The widths a warp merge is built
   // for: t >= 64 (the paper's minimum), at most 256 (t/32 items per lane in registers).
+  // Default t (bench_warpsort width study, H100, u32 keys and pairs): 64 is fastest up to
+  // 2^20 items (1.34x ahead of 256 there: more warps busy in the last merges), 256 from
+  // 2^24 on (1.66x ahead of 64 at 2^28: fewer merge steps per item).
+  static constexpr std::int64_t small_input = std::int64_t(1) << 20;
+  static constexpr int small_input_merge_width = 64;
   static constexpr int default_merge_width = item_bytes <= 8 ? 256 : 128;
   // Outputs per warp in a merge pass, in buffer halves: enough to amortise the two
   // merge-path searches of the warp's range, few enough for many warps at 2^20.
@@ -603,9 +608,10 @@ constexpr bool warpsort_supports_width(int width) {
 }
 
 template <class Key, class Value>
-int warpsort_width(const policy::warpsort& policy) {
-  return policy.merge_width == 0 ? warpsort_tuning<Key, Value>::default_merge_width
-                                 : policy.merge_width;
+int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
+  using tuning = warpsort_tuning<Key, Value>;
+  if (policy.merge_width != 0) return policy.merge_width;
+  return n <= tuning::small_input ? tuning::small_input_merge_width : tuning::default_merge_width;
 }
 
 template <warpsort_step1 STEP1 = warpsort_step1::warp_bitonic,
@@ -614,7 +620,7 @@ template <warpsort_step1 STEP1 = warpsort_step1::warp_bitonic,
 cudaError_t warpsort_sort(const policy::warpsort& policy, void* temp, Key* keys, Value* values,
                           std::int64_t n, Compare cmp, cudaStream_t stream, int last_step = 4,
                           Key** result_keys = nullptr, Value** result_values = nullptr) {
-  switch (warpsort_width<Key, Value>(policy)) {
+  switch (warpsort_width<Key, Value>(policy, n)) {
     case 64:
       return warpsort_run<2, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
                                            result_keys, result_values);
@@ -643,7 +649,7 @@ struct algorithm<policy::warpsort> {
 
   template <class Key, class Value>
   static std::size_t temp_storage_bytes(const policy::warpsort& policy, std::int64_t n) {
-    return warpsort_plan<Key, Value>(n, warpsort_width<Key, Value>(policy)).layout.total;
+    return warpsort_plan<Key, Value>(n, warpsort_width<Key, Value>(policy, n)).layout.total;
   }
 
   template <class Key, class Value, class Compare>

@@ -28,7 +28,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -102,7 +101,16 @@ cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key
                                              static_cast<int>(bytes)))
       return e;
   }
-  const auto grid = static_cast<unsigned>(num_segments < INT_MAX ? num_segments : INT_MAX);
+  // As many blocks as are resident at once, each looping over the segments: every class
+  // scans all of them, and one block per segment would launch that many blocks per class,
+  // most of them only to return.
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaError_t e = cudaGetDevice(&device)) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) return e;
+  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, bytes))
+    return e;
+  const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
+  const auto grid = static_cast<unsigned>(num_segments < resident ? num_segments : resident);
   kernel<<<grid, THREADS, bytes, stream>>>(keys_in, values_in, keys_out, values_out, begins, ends,
                                            num_segments, smaller_tile, cmp);
   return cudaPeekAtLastError();
