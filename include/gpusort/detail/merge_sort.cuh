@@ -14,8 +14,8 @@
 //    the piece of run b reversed, ties broken by rank (a first), which keeps the sort stable.
 //    A wider network (the whole tile) measured 2.7x slower: its log2(tile) steps per item
 //    made every pass compute-bound (bench/RESULTS.md).
-// The passes ping-pong between the keys and one scratch copy; the tile sort writes to
-// whichever buffer makes the last pass land in the user's array.
+// The passes ping-pong between the keys and one scratch copy (detail::ping_pong); the tile
+// sort writes to whichever buffer makes the last pass land in the user's array.
 // The merge pass is shared with device::merge (one pair of runs of any lengths, the local
 // merge of the multi-GPU sort): a pairing functor (equal_runs, single_pair) tells a block
 // which pair of runs its output tile belongs to.
@@ -25,6 +25,7 @@
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/ranked.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
@@ -39,7 +40,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 namespace gpusort {
 namespace detail {
@@ -339,17 +339,12 @@ __global__ void __launch_bounds__(THREADS)
     merge_pass_storage<THREADS, MERGE_ITEMS, Key, Value> pass;
   } shared;
   __shared__ std::int64_t tile_splits[2];
-  int passes = 0;
-  for (std::int64_t run = sort_tile; run < n; run *= 2) ++passes;
-  // As in the multi-launch path: start where an even number of passes later is `keys`.
-  Key* current_keys = passes % 2 == 1 ? scratch_keys : keys;
-  Value* current_values = passes % 2 == 1 ? scratch_values : values;
-  Key* other_keys = passes % 2 == 1 ? keys : scratch_keys;
-  Value* other_values = passes % 2 == 1 ? values : scratch_values;
+  auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
+                                                   doubling_passes(n, sort_tile));
   for (std::int64_t t = blockIdx.x; t * sort_tile < n; t += gridDim.x) {
     const std::int64_t offset = t * sort_tile;
     merge_sort_tile<THREADS, SORT_ITEMS, RANKED>(
-        keys, values, current_keys, current_values, offset,
+        keys, values, buffers.keys, buffers.values, offset,
         static_cast<int>(n - offset < sort_tile ? n - offset : sort_tile), cmp, shared.sort);
     __syncthreads();
   }
@@ -361,17 +356,16 @@ __global__ void __launch_bounds__(THREADS)
         const std::int64_t position = (t + threadIdx.x) * merge_tile;
         const merge_pair pair = pairing(position < n ? position : n - 1);
         tile_splits[threadIdx.x] = thread::merge_path(
-            current_keys + pair.a_begin, pair.a_count, current_keys + pair.b_begin, pair.b_count,
+            buffers.keys + pair.a_begin, pair.a_count, buffers.keys + pair.b_begin, pair.b_count,
             (position < n ? position : n - 1) - pair.start, cmp);
       }
       __syncthreads();
       merge_pass_tile<THREADS, MERGE_ITEMS, RANKED>(
-          current_keys, current_values, current_keys, current_values, other_keys, other_values,
-          pairing, t, tile_splits[0], tile_splits[1], cmp, shared.pass);
+          buffers.keys, buffers.values, buffers.keys, buffers.values, buffers.other_keys,
+          buffers.other_values, pairing, t, tile_splits[0], tile_splits[1], cmp, shared.pass);
       __syncthreads();
     }
-    Key* k = current_keys; current_keys = other_keys; other_keys = k;
-    Value* v = current_values; current_values = other_values; other_values = v;
+    buffers.flip();
   }
 }
 
@@ -412,16 +406,15 @@ template <class Key, class Value>
 struct merge_plan {
   using tuning = merge_tuning<Key, Value>;
   std::int64_t sort_blocks, merge_blocks;
-  int passes = 0;
   temp_layout<3> layout;
+  int passes;
 
   explicit merge_plan(std::int64_t n)
       : sort_blocks((n + tuning::sort_tile - 1) / tuning::sort_tile),
         merge_blocks(merge_blocks_for<Key, Value>(n)),
         layout({n * sizeof(Key), has_values<Value> ? n * sizeof(Value) : 0,
-                (merge_blocks + 1) * sizeof(std::int64_t)}) {
-    for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) ++passes;
-  }
+                (merge_blocks + 1) * sizeof(std::int64_t)}),
+        passes(doubling_passes(n, tuning::sort_tile)) {}
 };
 
 template <>
@@ -451,30 +444,25 @@ struct algorithm<policy::merge> {
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);
     std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 2);
 
-    // The tile sort writes where an even number of passes later lands in `keys`.
-    const bool start_in_scratch = plan.passes % 2 == 1;
-    Key* current_keys = start_in_scratch ? scratch_keys : keys;
-    Value* current_values = start_in_scratch ? scratch_values : values;
-    Key* other_keys = start_in_scratch ? keys : scratch_keys;
-    Value* other_values = start_in_scratch ? values : scratch_values;
-
     if (n > tuning::sort_tile && n <= merge_single_launch_items) {
       const cudaError_t e =
           launch_merge_single(keys, values, scratch_keys, scratch_values, n, cmp, stream);
       if (e != cudaErrorNotSupported) return e;
     }
+    auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
+                                                     plan.passes);
     constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
     merge_tile_sort_kernel<threads, tuning::sort_items, ranked_items>
         <<<static_cast<unsigned>(plan.sort_blocks), threads, 0, stream>>>(
-            keys, values, current_keys, current_values, n, cmp);
+            keys, values, buffers.keys, buffers.values, n, cmp);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
     for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) {
-      if (cudaError_t e = launch_merge_pass(current_keys, current_values, current_keys,
-                                            current_values, other_keys, other_values,
-                                            equal_runs{run, n}, n, splits, cmp, stream))
+      if (cudaError_t e = launch_merge_pass(buffers.keys, buffers.values, buffers.keys,
+                                            buffers.values, buffers.other_keys,
+                                            buffers.other_values, equal_runs{run, n}, n, splits,
+                                            cmp, stream))
         return e;
-      std::swap(current_keys, other_keys);
-      std::swap(current_values, other_values);
+      buffers.flip();
     }
     return cudaSuccess;
   }

@@ -41,6 +41,7 @@
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/padded_buffer.cuh>
+#include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/randomized_sample_plan.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/device/sort_segments.cuh>
@@ -582,12 +583,8 @@ __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Valu
                                  std::int64_t begin, std::int64_t m, bool in_b, Compare cmp,
                                  block::sort_tile_storage<Key, Value, THREADS, ITEMS>& shared) {
   constexpr int tile = THREADS * ITEMS;
-  int passes = 0;
-  for (std::int64_t run = tile; run < m; run *= 2) ++passes;
-  Key* cur_keys = passes % 2 == 0 ? a_keys : b_keys;
-  Value* cur_values = passes % 2 == 0 ? a_values : b_values;
-  Key* other_keys = passes % 2 == 0 ? b_keys : a_keys;
-  Value* other_values = passes % 2 == 0 ? b_values : a_values;
+  auto buffers = ping_pong<Key, Value>::ending_in(a_keys, a_values, b_keys, b_values,
+                                                   doubling_passes(m, tile));
   const Key* src_keys = in_b ? b_keys : a_keys;
   const Value* src_values = in_b ? b_values : a_values;
   for (std::int64_t t = 0; t < m; t += tile) {
@@ -597,8 +594,8 @@ __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Valu
     block::load_blocked<THREADS>(src_keys + begin + t, keys, valid, shared.keys);
     block::load_blocked<THREADS>(src_values + begin + t, values, valid, shared.values);
     block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
-    block::store_blocked<THREADS>(cur_keys + begin + t, keys, valid, shared.keys);
-    block::store_blocked<THREADS>(cur_values + begin + t, values, valid, shared.values);
+    block::store_blocked<THREADS>(buffers.keys + begin + t, keys, valid, shared.keys);
+    block::store_blocked<THREADS>(buffers.values + begin + t, values, valid, shared.values);
   }
   __syncthreads();
   for (std::int64_t run = tile; run < m; run *= 2) {
@@ -608,9 +605,9 @@ __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Valu
       const std::int64_t start = position / (2 * run) * (2 * run);
       const std::int64_t a_count = min(run, m - start);
       const std::int64_t b_count = min(run, m - start - a_count);
-      const Key* a = cur_keys + begin + start;
+      const Key* a = buffers.keys + begin + start;
       const Key* b = a + a_count;
-      const Value* av = cur_values + begin + start;
+      const Value* av = buffers.values + begin + start;
       const Value* bv = av + a_count;
       const std::int64_t diagonal = position - start;
       std::int64_t i = thread::merge_path(a, a_count, b, b_count, diagonal, cmp);
@@ -618,15 +615,14 @@ __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Valu
       for (int r = 0; r < ITEMS && position + r < m; ++r) {
         const bool take_a = i < a_count && (j >= b_count || !cmp(b[j], a[i]));
         const std::int64_t to = begin + position + r;
-        other_keys[to] = take_a ? a[i] : b[j];
-        if constexpr (has_values<Value>) other_values[to] = take_a ? av[i] : bv[j];
+        buffers.other_keys[to] = take_a ? a[i] : b[j];
+        if constexpr (has_values<Value>) buffers.other_values[to] = take_a ? av[i] : bv[j];
         i += take_a ? 1 : 0;
         j += take_a ? 0 : 1;
       }
     }
     __syncthreads();
-    Key* k = cur_keys; cur_keys = other_keys; other_keys = k;
-    Value* v = cur_values; cur_values = other_values; other_values = v;
+    buffers.flip();
   }
 }
 
