@@ -14,7 +14,11 @@ set -uo pipefail
 # --- what to run (edit here; or set the GPU_CHECK_* variables, space-separated) ---------
 # GPU test binaries (build/default/tests/gpu/<name>) run under compute-sanitizer, each as
 # "name" (runs SANITIZE_FILTER) or "name:<catch2 test spec>". Keep each run short: racecheck
-# is slow, hence the [sanitize] tag on a few small cases per binary.
+# is slow, hence the [sanitize] tag on a few small cases per binary. The default is the
+# building blocks and the merge policy (what fits one device call); the other sorts' tests
+# have [sanitize] cases too:
+#   GPU_CHECK_STAGES=sanitize GPU_CHECK_SANITIZE="test_sort_warpsort test_sort_randomized_sample
+#   test_sort_deterministic_sample" bash scripts/gpu_check.sh
 SANITIZE_TESTS=(
   test_bitonic_blocks
   test_splitter_blocks_gpu
@@ -22,9 +26,6 @@ SANITIZE_TESTS=(
   test_segment_slices
   test_warp_merge
   test_sort_merge
-  test_sort_warpsort
-  test_sort_randomized_sample
-  test_sort_deterministic_sample
 )
 SANITIZE_FILTER="${GPU_CHECK_SANITIZE_FILTER:-[sanitize]}"
 SANITIZE_TOOLS=(memcheck racecheck synccheck)
