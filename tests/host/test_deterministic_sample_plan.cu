@@ -349,8 +349,8 @@ TEST_CASE("the planned levels, run on the host with the kernels' helpers, sort",
 
 TEST_CASE("the default s is the feasible candidate of least estimated time", "[deterministic_sample]") {
   using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, gpusort::detail::no_value>;
-  const gpusort::detail::deterministic_sample_costs costs{tuning::slot_ns, tuning::sample_ns,
-                                                          tuning::segment_ns, tuning::item_pass_ns};
+  const gpusort::detail::deterministic_sample_costs costs{
+      tuning::pass_ns_per_item, tuning::sample_ns_per_sample, tuning::level_ns};
   const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(5000), std::int64_t(1) << 20,
                                   std::int64_t(1) << 24, std::int64_t(1) << 28,
                                   (std::int64_t(1) << 31) + 4097);

@@ -91,24 +91,20 @@ struct deterministic_sample_plan {
   }
 };
 
-// Estimated device time of a plan, to choose the default s. A level launches a full-tile
-// block for every row, however few items a row holds (the last levels' rows are mostly
-// partial tiles of small segments), sorts rows·s samples and moves every item; the bucket
-// sort costs per item and per segment (many tiny final segments are slow). Only the ranking
-// of the candidates matters.
+// Estimated device time of a plan, to choose the default s: each level costs a tile-sort
+// pass and a relocation over every item, the sort of its rows·s samples, and a fixed launch
+// overhead; the bucket sort adds one more pass. Only the ranking of the candidates matters.
 struct deterministic_sample_costs {
-  double slot_ns;          // per tile slot of every row (a row sorts a whole tile)
-  double sample_ns;        // per sample of the sample sort
-  double segment_ns;       // per segment of the final bucket sort
-  double item_pass_ns;     // per item and pass (levels + the bucket sort)
+  double pass_ns_per_item;
+  double sample_ns_per_sample;
+  double level_ns;
 };
 
 __host__ __device__ inline double deterministic_sample_estimate(const deterministic_sample_plan& plan,
                                                                 const deterministic_sample_costs& c) {
-  double ns = static_cast<double>(plan.n) * c.item_pass_ns * (plan.levels + 1) +
-              static_cast<double>(plan.segments[plan.levels]) * c.segment_ns;
+  double ns = static_cast<double>(plan.n) * c.pass_ns_per_item * (plan.levels + 1);
   for (int l = 0; l < plan.levels; ++l)
-    ns += static_cast<double>(plan.rows[l]) * (plan.tile_items * c.slot_ns + plan.samples * c.sample_ns);
+    ns += static_cast<double>(plan.rows[l]) * plan.samples * c.sample_ns_per_sample + c.level_ns;
   return ns;
 }
 

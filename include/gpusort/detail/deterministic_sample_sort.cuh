@@ -74,13 +74,16 @@ struct deterministic_sample_tuning {
   static constexpr int half_tile = half_threads * items;
   static constexpr int min_tiles_per_sm = 2;
   // Default s: the candidate with the least estimated time (deterministic_sample_choose_
-  // samples). The costs are a least-squares fit (13 % rms) to the time-vs-s sweep of
-  // bench_deterministic_sample on the H100 (u32, 8K tiles, 2^24 and 2^26, s = 8 ... 1024;
-  // bench/RESULTS.md); it ranks s = 128 first at 2^24, 256 at 2^26 and 512 at 2^28.
-  static constexpr double slot_ns = 0.0688;
-  static constexpr double sample_ns = 0.482;
-  static constexpr double segment_ns = 10.7;
-  static constexpr double item_pass_ns = 0.0203;
+  // samples) — fewer levels against a larger sample sort. Estimates: a pass = an 8K-tile
+  // bitonic sort (4.3 ms per 2^28 u32) plus a relocation (0.7 ms); a sample = an item of
+  // policy::merge on 16-byte ranked keys (12.7 ms per 2^24); a level = about 12 launches.
+  // Checked against the time-vs-s sweep (bench_deterministic_sample, H100, bench/RESULTS.md):
+  // it picks s = 64 at 2^28 u32, measured 31.96 ms against 36.35 ms for s = 512 and 118.5 ms
+  // for s = 256; a model fitted to the earlier sweep preferred 512 there and made 16-byte
+  // keys 6x slower at 2^24, so these estimates stay.
+  static constexpr double pass_ns_per_item = 0.019;
+  static constexpr double sample_ns_per_sample = 0.75;
+  static constexpr double level_ns = 60000;
   static constexpr int min_default_samples = 16;
   // Fewer than 4 samples need not shrink a segment of just over one tile.
   static constexpr int min_samples = 4;
@@ -402,8 +405,8 @@ struct deterministic_sample_setup {
       if (setup.half && !half_fits) return cudaErrorInvalidValue;
     }
     setup.tile_items = setup.half ? tuning::half_tile : tuning::tile;
-    const deterministic_sample_costs costs{tuning::slot_ns, tuning::sample_ns, tuning::segment_ns,
-                                           tuning::item_pass_ns};
+    const deterministic_sample_costs costs{tuning::pass_ns_per_item, tuning::sample_ns_per_sample,
+                                           tuning::level_ns};
     setup.samples = policy.samples_per_tile != 0
                         ? policy.samples_per_tile
                         : deterministic_sample_choose_samples(
