@@ -3,21 +3,16 @@
 // sees the launches a sort makes, whatever path inside the library makes them. The count is
 // checked to be a count: above 2^14 keys the same sort must make several.
 #include "common/catch.hpp"
-#include "common/device_buffer.cuh"
+#include "common/staged_sort.cuh"
 
 #include <gpusort/gpusort.cuh>
 
 #include <cupti.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <random>
-#include <vector>
 
 namespace {
-
-using gpusort_test::device_buffer;
 
 std::atomic<int> kernel_launches{0};
 thread_local int launch_depth = 0;  // a launch entry point that calls another counts once
@@ -49,28 +44,18 @@ void CUPTIAPI count_launches(void*, CUpti_CallbackDomain domain, CUpti_CallbackI
 // Kernel launches of one sort of n random keys (sorted, checked against the host).
 template <class Policy>
 int launches_of_sort(const Policy& policy, std::int64_t n) {
-  std::vector<std::uint32_t> host(static_cast<std::size_t>(n));
-  std::mt19937 rng(static_cast<unsigned>(n));
-  for (auto& k : host) k = static_cast<std::uint32_t>(rng());
-  device_buffer<std::uint32_t> keys(n);
-  keys.copy_from_host(host);
-  std::size_t bytes = 0;
-  REQUIRE(gpusort::sort_keys(policy, nullptr, bytes, keys.data(), n) == cudaSuccess);
-  device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+  gpusort_test::staged_sort<Policy> staged(policy, n);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-
   CUpti_SubscriberHandle subscriber = nullptr;
   REQUIRE(cuptiSubscribe(&subscriber, count_launches, nullptr) == CUPTI_SUCCESS);
   REQUIRE(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) == CUPTI_SUCCESS);
   kernel_launches = 0;
-  const cudaError_t sorted = gpusort::sort_keys(policy, temp.data(), bytes, keys.data(), n);
+  const cudaError_t sorted = staged.sort(policy, 0);
   const int launches = kernel_launches;
   REQUIRE(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
-
   REQUIRE(sorted == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  std::sort(host.begin(), host.end());
-  REQUIRE(keys.to_host() == host);
+  REQUIRE(staged.sorted_like_host());
   return launches;
 }
 

@@ -1,11 +1,9 @@
 // policy::merge through the public entry points: every distribution and awkward size,
 // every key type of DESIGN.md §4, pairs, stability, 2^24 and 2^28 keys, error contract.
+#include "common/staged_sort.cuh"
 #include "sort_cases.cuh"
 
-#include <algorithm>
 #include <cstdint>
-#include <random>
-#include <vector>
 
 using namespace gpusort_test;
 using gpusort::detail::no_value;
@@ -83,20 +81,12 @@ TEST_CASE("automatic: sorts through the policy it picks (merge today)", "[merge]
 // with the host's sort; returns the graph's nodes.
 template <class Policy>
 std::size_t replay_captured_sort(const Policy& policy, std::int64_t n) {
-  std::vector<std::uint32_t> host(static_cast<std::size_t>(n));
-  std::mt19937 rng(static_cast<unsigned>(n));
-  for (auto& k : host) k = static_cast<std::uint32_t>(rng());
-  device_buffer<std::uint32_t> keys(n);
-  keys.copy_from_host(host);
-  std::size_t bytes = 0;
-  REQUIRE(gpusort::sort_keys(policy, nullptr, bytes, keys.data(), n) == cudaSuccess);
-  device_buffer<unsigned char> temp(static_cast<std::int64_t>(bytes));
+  staged_sort<Policy> staged(policy, n);
   cudaStream_t stream = nullptr;
   REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
   cudaGraph_t graph = nullptr;
   REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-  const cudaError_t sorted =
-      gpusort::sort_keys(policy, temp.data(), bytes, keys.data(), n, gpusort::less{}, stream);
+  const cudaError_t sorted = staged.sort(policy, stream);
   REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
   REQUIRE(sorted == cudaSuccess);
   std::size_t nodes = 0;
@@ -105,8 +95,7 @@ std::size_t replay_captured_sort(const Policy& policy, std::int64_t n) {
   REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
   REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
   REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
-  std::sort(host.begin(), host.end());
-  REQUIRE(keys.to_host() == host);
+  REQUIRE(staged.sorted_like_host());
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(stream);
