@@ -25,6 +25,9 @@ struct staged_sort {
 
   staged_sort(const Policy& policy, std::int64_t n) : host(random_keys(n)), keys(n) {
     keys.copy_from_host(host);
+    // cudaMemcpy from pageable memory may return before its DMA lands; only the legacy stream
+    // is ordered after it, and these tests sort on streams of their own.
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     REQUIRE(gpusort::sort_keys(policy, nullptr, temp_bytes, keys.data(), n) == cudaSuccess);
     temp = device_buffer<unsigned char>(static_cast<std::int64_t>(temp_bytes));
   }

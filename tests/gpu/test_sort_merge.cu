@@ -77,6 +77,19 @@ TEST_CASE("automatic: sorts through the policy it picks (merge today)", "[merge]
       automatic, {distribution::few_distinct_17, n}, gpusort::less{}, true);
 }
 
+// Sorts n random u32 keys on a non-blocking stream of the test's own (not the legacy stream
+// that the other cases use); whether the result is the host's sort.
+template <class Policy>
+bool sort_on_own_stream(const Policy& policy, std::int64_t n) {
+  staged_sort<Policy> staged(policy, n);
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(staged.sort(policy, stream) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  cudaStreamDestroy(stream);
+  return staged.sorted_like_host();
+}
+
 // Captures a sort of n random u32 keys into a CUDA graph, replays it and compares the result
 // with the host's sort; returns the graph's nodes.
 template <class Policy>
@@ -107,6 +120,8 @@ TEST_CASE("merge and automatic: a sort captured in a CUDA graph replays correctl
   const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(9999),
                                   std::int64_t(1) << 14, (std::int64_t(1) << 14) + 1,
                                   std::int64_t(100003));
+  CAPTURE(n);
+  CHECK(sort_on_own_stream(merge_policy, n));
   CHECK(replay_captured_sort(merge_policy, n) >= 1);
   CHECK(replay_captured_sort(gpusort::policy::automatic{}, n) >= 1);
 }

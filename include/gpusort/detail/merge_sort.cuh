@@ -370,8 +370,8 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // One cooperative launch of merge_single_launch_kernel; cudaErrorNotSupported where the
-// device has no cooperative launch or the stream is being captured (the caller then takes
-// the multi-launch path).
+// device has no cooperative launch (the caller then takes the multi-launch path). Captured
+// into a CUDA graph it stays one kernel node.
 template <class Key, class Value, class Compare>
 cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Value* scratch_values,
                                 std::int64_t n, Compare cmp, cudaStream_t stream) {
@@ -390,12 +390,6 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
       std::max((n + tuning::sort_tile - 1) / tuning::sort_tile, merge_blocks_for<Key, Value>(n));
   const std::int64_t resident = static_cast<std::int64_t>(per_sm) * sms;
   if (cooperative == 0 || resident < 1) return cudaErrorNotSupported;
-  // A graph captured from the stream does not keep the grid barrier working (measured on the
-  // H100: the replayed single-launch sort of 9999 and 2^14 keys read unwritten memory), so
-  // a capture gets the multi-launch path.
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaError_t e = cudaStreamIsCapturing(stream, &capture)) return e;
-  if (capture != cudaStreamCaptureStatusNone) return cudaErrorNotSupported;
   cudaLaunchAttribute cooperative_launch{};
   cooperative_launch.id = cudaLaunchAttributeCooperative;
   cooperative_launch.val.cooperative = 1;
