@@ -1,11 +1,10 @@
-// Host tests of the thread layer: merge_path, four_way_path, pivot_select, sorting_network,
+// Host tests of the thread layer: merge_path, pivot_select, sorting_network,
 // flip / half_cleaner and compare_exchange, against plain C++ references.
 #include "common/catch.hpp"
 
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/thread/compare_exchange.cuh>
-#include <gpusort/thread/four_way_path.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/pivot_select.cuh>
 #include <gpusort/thread/sorting_network.cuh>
@@ -161,72 +160,6 @@ TEST_CASE("merge_path uses 64-bit counts and a logarithmic search", "[thread][me
   const std::int64_t nb = (std::int64_t(1) << 33) + 5;
   REQUIRE(gpusort::thread::merge_path(high, 10, low, nb, nb, gpusort::less{}) == 0);
   REQUIRE(gpusort::thread::merge_path(high, 10, low, nb, nb + 3, gpusort::less{}) == 3);
-}
-
-// ---------------------------------------------------------------------------------------
-// four_way_path
-
-namespace {
-
-template <class Compare>
-void check_four_way_path_all_diagonals(Compare cmp, std::uint32_t seed) {
-  const int lengths[] = {0, 1, 3, 8, 17};
-  std::mt19937 rng(seed);
-  for (shape s : all_shapes) {
-    for (int na : lengths) {
-      for (int nb : lengths) {
-        for (int nc : lengths) {
-          for (int nd : lengths) {
-            const std::vector<tagged> runs[4] = {make_run(0, na, s, rng, cmp),
-                                                 make_run(1, nb, s, rng, cmp),
-                                                 make_run(2, nc, s, rng, cmp),
-                                                 make_run(3, nd, s, rng, cmp)};
-            // The stable four-way merge: all runs in order, stably sorted.
-            std::vector<tagged> merged;
-            for (const auto& run : runs) merged.insert(merged.end(), run.begin(), run.end());
-            std::stable_sort(merged.begin(), merged.end(), cmp);
-            std::int64_t from[4] = {0, 0, 0, 0};
-            for (int d = 0; d <= static_cast<int>(merged.size()); ++d) {
-              if (d > 0) ++from[merged[d - 1].run];
-              CAPTURE(int(s), na, nb, nc, nd, d);
-              const gpusort::thread::four_way_split split = gpusort::thread::four_way_path(
-                  runs[0].data(), na, runs[1].data(), nb, runs[2].data(), nc, runs[3].data(), nd,
-                  d, cmp);
-              REQUIRE(split.a == from[0]);
-              REQUIRE(split.b == from[1]);
-              REQUIRE(split.c == from[2]);
-              REQUIRE(split.d == from[3]);
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
-}  // namespace
-
-TEST_CASE("four_way_path matches a stable four-way merge on every diagonal",
-          "[thread][four_way_path]") {
-  SECTION("ascending") { check_four_way_path_all_diagonals(key_less{}, 3u); }
-  SECTION("descending") { check_four_way_path_all_diagonals(key_greater{}, 4u); }
-}
-
-TEST_CASE("four_way_path uses 64-bit counts", "[thread][four_way_path]") {
-  // Run r holds r, r + 4, r + 8, ...: the first d merged items are 0..d-1, and run r holds
-  // those of them that are r modulo 4.
-  const affine_range runs[4] = {{4, 0}, {4, 1}, {4, 2}, {4, 3}};
-  const std::int64_t n = std::int64_t(3) << 31;
-  const std::int64_t diagonals[] = {0, 1, 5, (std::int64_t(1) << 33) + 2, 4 * n - 1, 4 * n};
-  for (std::int64_t d : diagonals) {
-    CAPTURE(d);
-    const gpusort::thread::four_way_split split = gpusort::thread::four_way_path(
-        runs[0], n, runs[1], n, runs[2], n, runs[3], n, d, gpusort::less{});
-    REQUIRE(split.a == (d + 3) / 4);
-    REQUIRE(split.b == (d + 2) / 4);
-    REQUIRE(split.c == (d + 1) / 4);
-    REQUIRE(split.d == d / 4);
-  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,12 +14,6 @@
 //    the piece of run b reversed, ties broken by rank (a first), which keeps the sort stable.
 //    A wider network (the whole tile) measured 2.7x slower: its log2(tile) steps per item
 //    made every pass compute-bound (bench/RESULTS.md).
-// 3. Four-way passes (the paper's multi-way merge, k = 4): while a run is at most a quarter
-//    of n, groups of four runs become one, so the data crosses device memory once per two
-//    doublings (u32 keys at 2^28: 8 merge passes instead of 16). thread::four_way_path
-//    splits each group into tiles of equal output; block::four_way_merge merges a tile's
-//    four pieces in shared memory by merge path and serial merges, stable by construction,
-//    so these passes carry no ranks. A last single doubling is a two-way pass.
 // The passes ping-pong between the keys and one scratch copy (detail::ping_pong); the tile
 // sort writes to whichever buffer makes the last pass land in the user's array.
 // The merge pass is shared with device::merge (one pair of runs of any lengths, the local
@@ -28,7 +22,6 @@
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
-#include <gpusort/block/four_way_merge.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
@@ -37,7 +30,6 @@
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/policy.cuh>
-#include <gpusort/thread/four_way_path.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/sorting_network.cuh>
 
@@ -67,13 +59,6 @@ struct merge_tuning {
       merge_items_fitting < 2 * sort_items ? merge_items_fitting : 2 * sort_items;
   static constexpr int sort_tile = threads * sort_items;
   static constexpr int merge_tile = threads * merge_items;
-  // Four-way passes stage the four pieces and the first level's two merges (and, with
-  // values, where each item came from). A four-way tile at most four sort tiles, so that no
-  // tile straddles two groups of runs.
-  static constexpr int four_way_items = items_fitting_shared(
-      threads, 2 * sizeof(Key) + (has_values<Value> ? value_bytes + sizeof(int) : 0), 16);
-  static constexpr int four_way_tile = threads * four_way_items;
-  static_assert(four_way_items <= 4 * sort_items, "a four-way tile spans at most one group of runs");
 };
 
 // Shared memory of merge_sort_tile.
@@ -334,101 +319,6 @@ cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Ke
   return cudaPeekAtLastError();
 }
 
-// Four-way passes: runs of `run` items, four adjacent ones (a group) merged into one run.
-struct four_runs {
-  std::int64_t run, n;
-  struct group {
-    std::int64_t start;
-    std::int64_t counts[4];
-  };
-  __host__ __device__ group operator()(std::int64_t position) const {
-    group g{position / (4 * run) * (4 * run), {}};
-    for (int r = 0; r < 4; ++r) {
-      const std::int64_t begin = g.start + r * run < n ? g.start + r * run : n;
-      g.counts[r] = (begin + run < n ? begin + run : n) - begin;
-    }
-    return g;
-  }
-};
-
-// splits[4 i .. 4 i + 3]: how many items of each run of its group precede the output of
-// four-way tile i.
-template <int TILE, class Key, class Compare>
-__global__ void four_way_partition_kernel(const Key* keys, four_runs runs, std::int64_t* splits,
-                                          std::int64_t tiles, Compare cmp) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= tiles) return;
-  const std::int64_t position = i * TILE;
-  const four_runs::group g = runs(position);
-  const Key* a = keys + g.start;
-  const thread::four_way_split split = thread::four_way_path(
-      a, g.counts[0], a + g.counts[0], g.counts[1], a + g.counts[0] + g.counts[1], g.counts[2],
-      a + g.counts[0] + g.counts[1] + g.counts[2], g.counts[3], position - g.start, cmp);
-  splits[4 * i] = split.a;
-  splits[4 * i + 1] = split.b;
-  splits[4 * i + 2] = split.c;
-  splits[4 * i + 3] = split.d;
-}
-
-// One block per four-way tile: its pieces of the four runs staged in shared memory, merged
-// by block::four_way_merge, stored coalesced.
-template <int THREADS, int ITEMS, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(THREADS)
-    four_way_pass_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
-                         Value* values_out, four_runs runs, const std::int64_t* splits,
-                         Compare cmp) {
-  constexpr int tile = THREADS * ITEMS;
-  __shared__ block::four_way_merge_storage<THREADS, ITEMS, Key, Value> shared;
-  const std::int64_t position = static_cast<std::int64_t>(blockIdx.x) * tile;
-  const four_runs::group g = runs(position);
-  const std::int64_t group_count = g.counts[0] + g.counts[1] + g.counts[2] + g.counts[3];
-  const std::int64_t out_count = min(group_count - (position - g.start), std::int64_t(tile));
-  const bool ends_group = out_count < tile || position - g.start + tile == group_count;
-  // Each piece as the co-ranks bound it; the clamps keep the pieces inside their runs and
-  // their sum at most the tile's output even for a comparator that is no strict weak ordering.
-  int counts[4];
-  std::int64_t run_begin = g.start;
-  int staged = 0;
-  for (int r = 0; r < 4; ++r) {
-    const std::int64_t begin = splits[4 * blockIdx.x + r];
-    const std::int64_t end = ends_group ? g.counts[r] : splits[4 * blockIdx.x + 4 + r];
-    counts[r] = static_cast<int>(min(max(end - begin, std::int64_t(0)), out_count - staged));
-    stage<THREADS>(keys_in + run_begin + begin, counts[r], shared.keys, staged);
-    stage<THREADS>(values_in + run_begin + begin, counts[r], shared.values, staged);
-    staged += counts[r];
-    run_begin += g.counts[r];
-  }
-  __syncthreads();
-  Key keys[ITEMS];
-  Value values[ITEMS];
-  block::four_way_merge<THREADS>(counts, keys, values, cmp, shared);
-  block::store_blocked<THREADS>(keys_out + position, keys, staged, shared.keys);
-  block::store_blocked<THREADS>(values_out + position, values, staged, shared.values);
-}
-
-template <class Key, class Value>
-constexpr std::int64_t four_way_tiles_for(std::int64_t n) {
-  return (n + merge_tuning<Key, Value>::four_way_tile - 1) / merge_tuning<Key, Value>::four_way_tile;
-}
-
-// One four-way pass over n items in runs of `run`; splits: scratch for
-// 4 * (four_way_tiles_for(n) + 1) co-ranks. Outputs must not overlap the inputs.
-template <class Key, class Value, class Compare>
-cudaError_t launch_four_way_pass(const Key* keys_in, const Value* values_in, Key* keys_out,
-                                 Value* values_out, std::int64_t run, std::int64_t n,
-                                 std::int64_t* splits, Compare cmp, cudaStream_t stream) {
-  using tuning = merge_tuning<Key, Value>;
-  const std::int64_t tiles = four_way_tiles_for<Key, Value>(n);
-  const four_runs runs{run, n};
-  four_way_partition_kernel<tuning::four_way_tile>
-      <<<static_cast<unsigned>((tiles + merge_partition_threads - 1) / merge_partition_threads),
-         merge_partition_threads, 0, stream>>>(keys_in, runs, splits, tiles, cmp);
-  four_way_pass_kernel<tuning::threads, tuning::four_way_items>
-      <<<static_cast<unsigned>(tiles), tuning::threads, 0, stream>>>(
-          keys_in, values_in, keys_out, values_out, runs, splits, cmp);
-  return cudaPeekAtLastError();
-}
-
 // Inputs of at most this many items are sorted in one launch (policy::automatic's small-n
 // promise): launch overhead dominates there, not the passes over memory.
 constexpr std::int64_t merge_single_launch_items = std::int64_t(1) << 14;
@@ -518,15 +408,14 @@ struct merge_plan {
   using tuning = merge_tuning<Key, Value>;
   std::int64_t sort_blocks, merge_blocks;
   temp_layout<3> layout;
-  int passes;  // over device memory after the tile sort
+  int passes;
 
   explicit merge_plan(std::int64_t n)
       : sort_blocks((n + tuning::sort_tile - 1) / tuning::sort_tile),
         merge_blocks(merge_blocks_for<Key, Value>(n)),
         layout({n * sizeof(Key), has_values<Value> ? n * sizeof(Value) : 0,
-                std::max(merge_blocks + 1, 4 * (four_way_tiles_for<Key, Value>(n) + 1)) *
-                    sizeof(std::int64_t)}),
-        passes((doubling_passes(n, tuning::sort_tile) + 1) / 2) {}
+                (merge_blocks + 1) * sizeof(std::int64_t)}),
+        passes(doubling_passes(n, tuning::sort_tile)) {}
 };
 
 template <>
@@ -568,18 +457,12 @@ struct algorithm<policy::merge> {
         <<<static_cast<unsigned>(plan.sort_blocks), threads, 0, stream>>>(
             keys, values, buffers.keys, buffers.values, n, cmp);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
-    // Four-way passes while the runs are at most a quarter of n; a two-way pass where one
-    // doubling is left.
-    for (std::int64_t run = tuning::sort_tile; run < n;) {
-      const bool two_way = 2 * run >= n;
-      const cudaError_t e =
-          two_way ? launch_merge_pass(buffers.keys, buffers.values, buffers.keys, buffers.values,
-                                      buffers.other_keys, buffers.other_values,
-                                      equal_runs{run, n}, n, splits, cmp, stream)
-                  : launch_four_way_pass(buffers.keys, buffers.values, buffers.other_keys,
-                                         buffers.other_values, run, n, splits, cmp, stream);
-      if (e) return e;
-      run *= two_way ? 2 : 4;
+    for (std::int64_t run = tuning::sort_tile; run < n; run *= 2) {
+      if (cudaError_t e = launch_merge_pass(buffers.keys, buffers.values, buffers.keys,
+                                            buffers.values, buffers.other_keys,
+                                            buffers.other_values, equal_runs{run, n}, n, splits,
+                                            cmp, stream))
+        return e;
       buffers.flip();
     }
     return cudaSuccess;
