@@ -11,5 +11,6 @@ int main(int argc, char** argv) {
     gpusort_bench::register_warpsort_grid();
     gpusort_bench::register_randomized_sample_grid();
     gpusort_bench::register_deterministic_sample_grid();
+    gpusort_bench::register_automatic_grid();
   });
 }

@@ -53,7 +53,7 @@ LIMIT_CONFIGURE=90
 LIMIT_BUILD="${GPU_CHECK_LIMIT_BUILD:-420}"
 LIMIT_CTEST="${GPU_CHECK_LIMIT_CTEST:-300}"
 LIMIT_SANITIZE="${GPU_CHECK_LIMIT_SANITIZE:-90}"   # per binary and tool
-LIMIT_BENCH="${GPU_CHECK_LIMIT_BENCH:-150}"   # per benchmark binary
+LIMIT_BENCH="${GPU_CHECK_LIMIT_BENCH:-210}"   # per benchmark binary
 
 cd "$(dirname "$0")/.." || exit 1
 export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off on the lent machines

@@ -3,7 +3,10 @@
 #include "common/staged_sort.cuh"
 #include "sort_cases.cuh"
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
+#include <vector>
 
 using namespace gpusort_test;
 using gpusort::detail::no_value;
@@ -68,7 +71,7 @@ TEST_CASE("merge: an unsupported network width is refused before any work", "[me
   check_refuses_policy(odd);
 }
 
-TEST_CASE("automatic: sorts through the policy it picks (merge today)", "[merge][automatic]") {
+TEST_CASE("automatic: sorts through the policy it picks", "[merge][automatic]") {
   const gpusort::policy::automatic automatic{};
   const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(4097), std::int64_t(999983));
   check_sort<gpusort::policy::automatic, std::uint32_t, no_value>(automatic, {distribution::zipf, n},
@@ -88,6 +91,47 @@ bool sort_on_own_stream(const Policy& policy, std::int64_t n) {
   REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
   cudaStreamDestroy(stream);
   return staged.sorted_like_host();
+}
+
+// Just below and above the size from which 8-byte keys without values go to the randomized
+// sort: both sides sorted, on inputs that stress each policy differently.
+TEST_CASE("automatic: 8-byte keys on both sides of its policy switch", "[merge][automatic][large]") {
+  const gpusort::policy::automatic automatic{};
+  const auto dist = GENERATE(distribution::uniform, distribution::all_equal, distribution::sorted,
+                             distribution::few_distinct_2);
+  const std::int64_t n = GENERATE(gpusort::detail::automatic_randomized_from - 1,
+                                  gpusort::detail::automatic_randomized_from + 3);
+  check_sort<gpusort::policy::automatic, std::uint64_t, no_value>(automatic, {dist, n},
+                                                                  gpusort::less{}, false);
+  check_sort<gpusort::policy::automatic, double, no_value>(automatic, {dist, n, true},
+                                                           gpusort::total_less{}, false);
+}
+
+namespace {
+// Orders 8-byte keys by their high word only: equal high words with different low words
+// tie without being identical, so a stable sort must keep them in input order.
+struct high_word_less {
+  __host__ __device__ bool operator()(std::uint64_t a, std::uint64_t b) const {
+    return (a >> 32) < (b >> 32);
+  }
+};
+}  // namespace
+
+TEST_CASE("automatic: stays stable for 8-byte keys whose ties are not identical",
+          "[merge][automatic][large]") {
+  // Key i: a high word from 16 values, its index as the low word. Stable: within a high
+  // word, the low words ascend.
+  const std::int64_t n = gpusort::detail::automatic_randomized_from + 3;
+  std::vector<std::uint64_t> host(static_cast<std::size_t>(n));
+  std::mt19937 rng(5);
+  for (std::int64_t i = 0; i < n; ++i) host[i] = (std::uint64_t(rng() % 16) << 32) | std::uint64_t(i);
+  device_buffer<std::uint64_t> keys(host);
+  REQUIRE(gpusort::sort_keys(gpusort::policy::automatic{}, keys.data(), n, high_word_less{}) ==
+          cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  std::vector<std::uint64_t> expected = host;
+  std::stable_sort(expected.begin(), expected.end(), high_word_less{});
+  REQUIRE(keys.to_host() == expected);
 }
 
 // Captures a sort of n random u32 keys into a CUDA graph, replays it and compares the result
