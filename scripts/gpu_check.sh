@@ -143,10 +143,12 @@ if stage test; then
     --output-junit "$JUNIT" $CTEST_ARGS
   # Counted from ctest's own summary: in the JUnit file a test whose binary failed to build
   # ("Not Run", a failure) looks the same as one that skipped itself (no device).
-  counts=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$STEP_OUT" | tail -n 1)
+  # With no failure ctest says "100% tests passed out of N" and leaves out the failed count.
+  counts=$(grep -E '^[0-9]+% tests passed(, [0-9]+ tests failed)? out of [0-9]+' "$STEP_OUT" | tail -n 1)
   if [ -n "$counts" ]; then
     total=${counts##* }
-    failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$counts")
+    failed=0
+    [[ $counts == *"tests failed"* ]] && failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$counts")
     skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$STEP_OUT")
     row tests "$((total - failed - skipped)) passed, $failed failed, $skipped skipped of $total"
     failed_names=$(sed -n '/^The following tests FAILED:/,/^[^[:space:]]/p' "$STEP_OUT" |
