@@ -9,7 +9,8 @@
 // Any number of shards and any counts (empty shards too); several shards may live on the
 // same device (copies between them are plain device copies). Stable (over the shards'
 // concatenation) while the local policy is: pivot_select sends ties to the left run and every
-// local merge takes the earlier run first; policy::automatic is policy::merge today.
+// local merge takes the earlier run first; policy::automatic is stable (it leaves merge only
+// where equal keys are identical bits).
 //
 // Preconditions: cmp a strict weak ordering callable in device code; shards do not overlap.
 // Memory per shard: one shard-sized buffer (keys and values) plus small scratch, taken with

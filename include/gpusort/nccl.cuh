@@ -7,7 +7,7 @@
 // single-GPU policy, then merge stages of pivot (k-ary search: O(log_k n) rounds of k
 // candidate keys, not one key a round), swap of two equal-length ranges (ncclSend /
 // ncclRecv in one group call) and local merge (device::merge). Stable over the rank order
-// while the local policy is (policy::automatic = merge today).
+// while the local policy is (policy::automatic is).
 //
 // Preconditions: a communicator whose ranks each own one GPU (the current device is set to
 // the communicator's); cmp a strict weak ordering callable in device code; every rank calls
