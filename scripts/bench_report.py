@@ -34,6 +34,8 @@ import sys
 
 CUB_RADIX = "cub_radix"
 CUB_MERGE = "cub_merge"
+AUTOMATIC = "gpusort_automatic"
+AUTOMATIC_BOUND = 1.10  # issue 9: automatic at most 10 % slower than the best policy
 BLOCK_REFERENCE = "cub_merge"  # the block sort every other block sort is compared with
 TIME_TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 # Bytes of one key or value, by the names the harness gives types (bench/common/harness.cuh).
@@ -340,6 +342,31 @@ def distribution_tables(source, out):
     return found
 
 
+def automatic_table(source, out):
+    """policy::automatic against the fastest of the other gpusort policies on each input."""
+    sorts = [r for r in source.records if r.kind == "sort"]
+    inputs = sorted({(r.item, r.dist, r.n) for r in sorts if r.method == AUTOMATIC},
+                    key=lambda k: (item_order(k[0]), k[1] != "uniform", k[1], k[2]))
+    rows, within = [], 0
+    for item, dist, n in inputs:
+        same = [r for r in sorts if (r.item, r.dist, r.n) == (item, dist, n)]
+        automatic = next(r for r in same if r.method == AUTOMATIC)
+        others = [r for r in same if r.method.startswith("gpusort") and r.method != AUTOMATIC]
+        if not others:
+            continue
+        best = min(others, key=lambda r: r.ms)
+        share = automatic.ms / best.ms
+        within += share <= AUTOMATIC_BOUND
+        rows.append([describe_item(item), dist, size_label(n), fmt_ms(automatic.ms),
+                     "`%s`" % best.method, fmt_ms(best.ms), fmt(share, 3)])
+    if not rows:
+        return
+    out.append("### policy::automatic against the best other gpusort policy (median ms)\n")
+    out.append(table(["items", "distribution", "n", "automatic", "best other", "its ms",
+                      "automatic / best"], rows) + "\n")
+    out.append("Within %.2f× of the best: %d of %d inputs.\n" % (AUTOMATIC_BOUND, within, len(rows)))
+
+
 def block_table(source, out):
     blocks = [r for r in source.records if r.kind == "block"]
     if not blocks:
@@ -502,6 +529,7 @@ def report(sources, png_dir, md_dir, plt):
             out.append("No benchmark figures in this file.\n")
         sort_tables(source, copies, out)
         found = distribution_tables(source, out)
+        automatic_table(source, out)
         pairs = block_table(source, out)
         copy_table(source, out)
         if source.errors:
