@@ -27,6 +27,7 @@
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/ranked.cuh>
+#include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/policy.cuh>
@@ -379,22 +380,20 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
   const auto kernel = merge_single_launch_kernel<tuning::threads, tuning::sort_items,
                                                  tuning::merge_items, needs_ranks<Key, Value, Compare>,
                                                  Key, Value, Compare>;
-  int device = 0, cooperative = 0, per_sm = 0, sms = 0;
+  int device = 0, cooperative = 0;
   if (cudaError_t e = cudaGetDevice(&device)) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device))
     return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) return e;
-  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, tuning::threads, 0))
-    return e;
+  if (cooperative == 0) return cudaErrorNotSupported;
   const std::int64_t tiles =
       std::max((n + tuning::sort_tile - 1) / tuning::sort_tile, merge_blocks_for<Key, Value>(n));
-  const std::int64_t resident = static_cast<std::int64_t>(per_sm) * sms;
-  if (cooperative == 0 || resident < 1) return cudaErrorNotSupported;
+  unsigned grid = 0;
+  if (cudaError_t e = resident_grid(kernel, tuning::threads, 0, tiles, grid)) return e;
   cudaLaunchAttribute cooperative_launch{};
   cooperative_launch.id = cudaLaunchAttributeCooperative;
   cooperative_launch.val.cooperative = 1;
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(std::min(tiles, resident)));
+  config.gridDim = dim3(grid);
   config.blockDim = dim3(tuning::threads);
   config.stream = stream;
   config.attrs = &cooperative_launch;

@@ -43,6 +43,7 @@
 #include <gpusort/detail/padded_buffer.cuh>
 #include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/randomized_sample_plan.cuh>
+#include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/device/sort_segments.cuh>
 #include <gpusort/policy.cuh>
@@ -767,20 +768,8 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
                                  stream);
   }
 
-  int device = 0, sms = 0;
-  if (cudaError_t e = cudaGetDevice(&device)) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) return e;
-  // Persistent grids: as many blocks as fit on the device at once (never more than the
-  // worst-case work), each looping over the device-side list.
-  const auto grid_for = [&](auto kernel, int block_threads, std::size_t shared, std::int64_t work,
-                            unsigned& blocks) {
-    int per_sm = 0;
-    if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared))
-      return e;
-    const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
-    blocks = static_cast<unsigned>(std::max<std::int64_t>(1, std::min(work, resident)));
-    return cudaSuccess;
-  };
+  // Persistent grids (detail::resident_grid): as many blocks as fit on the device at once,
+  // never more than the worst-case work, each looping over the device-side list.
 
   // Kernels and their shared memory.
   using tile_storage = rs_tile_storage<Key, Value, threads, items, LOG_K>;
@@ -809,15 +798,15 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   unsigned splitters_grid, histogram_grid, scatter_grid, local_grid, classify_grid, fallback_grid,
       copy_grid, overflow_grid;
   const cudaError_t grids[] = {
-      grid_for(splitters_kernel, threads, sizeof(sample_storage), bounds.big_segments, splitters_grid),
-      grid_for(histogram_kernel, threads, sizeof(histogram_storage), bounds.table_rows, histogram_grid),
-      grid_for(scatter_kernel, threads, sizeof(tile_storage), bounds.table_rows, scatter_grid),
-      grid_for(local_kernel, threads, sizeof(local_storage), bounds.local_segments, local_grid),
-      grid_for(classify_kernel, threads, 0, bounds.big_segments, classify_grid),
-      grid_for(fallback_kernel, threads, sizeof(fallback_storage),
-               bounds.big_segments + bounds.local_segments, fallback_grid),
-      grid_for(copy_kernel, threads, 0, std::numeric_limits<std::int64_t>::max(), copy_grid),
-      grid_for(overflow_kernel, group_threads, sizeof(group_storage), plan.group_cap, overflow_grid)};
+      resident_grid(splitters_kernel, threads, sizeof(sample_storage), bounds.big_segments, splitters_grid),
+      resident_grid(histogram_kernel, threads, sizeof(histogram_storage), bounds.table_rows, histogram_grid),
+      resident_grid(scatter_kernel, threads, sizeof(tile_storage), bounds.table_rows, scatter_grid),
+      resident_grid(local_kernel, threads, sizeof(local_storage), bounds.local_segments, local_grid),
+      resident_grid(classify_kernel, threads, 0, bounds.big_segments, classify_grid),
+      resident_grid(fallback_kernel, threads, sizeof(fallback_storage),
+                    bounds.big_segments + bounds.local_segments, fallback_grid),
+      resident_grid(copy_kernel, threads, 0, std::numeric_limits<std::int64_t>::max(), copy_grid),
+      resident_grid(overflow_kernel, group_threads, sizeof(group_storage), plan.group_cap, overflow_grid)};
   for (cudaError_t e : grids)
     if (e != cudaSuccess) return e;
 

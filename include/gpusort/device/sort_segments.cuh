@@ -24,6 +24,7 @@
 
 #include <gpusort/block/sort_tile.cuh>
 #include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 
 #include <cuda_runtime_api.h>
@@ -104,13 +105,8 @@ cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key
   // As many blocks as are resident at once, each looping over the segments: every class
   // scans all of them, and one block per segment would launch that many blocks per class,
   // most of them only to return.
-  int device = 0, sms = 0, per_sm = 0;
-  if (cudaError_t e = cudaGetDevice(&device)) return e;
-  if (cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) return e;
-  if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, bytes))
-    return e;
-  const std::int64_t resident = static_cast<std::int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
-  const auto grid = static_cast<unsigned>(num_segments < resident ? num_segments : resident);
+  unsigned grid = 0;
+  if (cudaError_t e = resident_grid(kernel, THREADS, bytes, num_segments, grid)) return e;
   kernel<<<grid, THREADS, bytes, stream>>>(keys_in, values_in, keys_out, values_out, begins, ends,
                                            num_segments, smaller_tile, cmp);
   return cudaPeekAtLastError();
