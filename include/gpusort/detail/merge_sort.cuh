@@ -53,9 +53,9 @@ struct merge_tuning {
   static constexpr int threads = 256;
   static constexpr std::size_t value_bytes = has_values<Value> ? sizeof(Value) : 0;
   static constexpr int sort_items =
-      items_fitting_shared(threads, sizeof(ranked<Key>) + value_bytes, 16);
+      items_fitting_shared(threads, sizeof(ranked<Key>), value_bytes, 16);
   static constexpr int merge_items_fitting =
-      items_fitting_shared(threads, sizeof(Key) + value_bytes, 16);
+      items_fitting_shared(threads, sizeof(Key), value_bytes, 16);
   static constexpr int merge_items =
       merge_items_fitting < 2 * sort_items ? merge_items_fitting : 2 * sort_items;
   static constexpr int sort_tile = threads * sort_items;
@@ -339,7 +339,6 @@ __global__ void __launch_bounds__(THREADS)
     merge_tile_sort_storage<THREADS, SORT_ITEMS, RANKED, Key, Value> sort;
     merge_pass_storage<THREADS, MERGE_ITEMS, Key, Value> pass;
   } shared;
-  __shared__ std::int64_t tile_splits[2];
   auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
                                                    doubling_passes(n, sort_tile));
   for (std::int64_t t = blockIdx.x; t * sort_tile < n; t += gridDim.x) {
@@ -353,17 +352,20 @@ __global__ void __launch_bounds__(THREADS)
     cooperative_groups::this_grid().sync();
     const equal_runs pairing{run, n};
     for (std::int64_t t = blockIdx.x; t * merge_tile < n; t += gridDim.x) {
-      if (threadIdx.x < 2) {
-        const std::int64_t position = (t + threadIdx.x) * merge_tile;
-        const merge_pair pair = pairing(position < n ? position : n - 1);
-        tile_splits[threadIdx.x] = thread::merge_path(
-            buffers.keys + pair.a_begin, pair.a_count, buffers.keys + pair.b_begin, pair.b_count,
-            (position < n ? position : n - 1) - pair.start, cmp);
-      }
-      __syncthreads();
+      // Every thread finds the tile's two co-ranks itself: the searches are as long as if
+      // two threads made them for the others, and no shared memory is left for them when a
+      // tile fills the 48 KB (16-byte keys with 16-byte values).
+      const auto split = [&](std::int64_t position) {
+        position = position < n ? position : n - 1;
+        const merge_pair pair = pairing(position);
+        return thread::merge_path(buffers.keys + pair.a_begin, pair.a_count,
+                                  buffers.keys + pair.b_begin, pair.b_count,
+                                  position - pair.start, cmp);
+      };
       merge_pass_tile<THREADS, MERGE_ITEMS, RANKED>(
           buffers.keys, buffers.values, buffers.keys, buffers.values, buffers.other_keys,
-          buffers.other_values, pairing, t, tile_splits[0], tile_splits[1], cmp, shared.pass);
+          buffers.other_values, pairing, t, split(t * merge_tile), split((t + 1) * merge_tile),
+          cmp, shared.pass);
       __syncthreads();
     }
     buffers.flip();

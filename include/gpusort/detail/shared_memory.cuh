@@ -5,6 +5,8 @@
 // Tile shapes are compile-time, so they are chosen against a compile-time budget.
 #pragma once
 
+#include <gpusort/detail/padded_buffer.cuh>
+
 #include <cstddef>
 
 namespace gpusort {
@@ -13,13 +15,15 @@ namespace detail {
 // What a block may declare statically, without opting in to more at launch.
 constexpr std::size_t static_shared_limit = 48 * 1024;
 
-// Largest power of two <= limit items per thread whose tile fits `bytes_per_item` each
-// (plus the padding slots of padded_buffer) in `budget` bytes.
-constexpr int items_fitting_shared(int threads, std::size_t bytes_per_item, int limit,
-                                   std::size_t budget = static_shared_limit) {
-  return limit == 1 || threads * limit * bytes_per_item * 33 / 32 <= budget
+// Largest power of two <= limit items per thread whose tile of keys of `key_bytes` and
+// values of `value_bytes` (0: none), each in a padded_buffer, fits `budget` bytes.
+constexpr int items_fitting_shared(int threads, std::size_t key_bytes, std::size_t value_bytes,
+                                   int limit, std::size_t budget = static_shared_limit) {
+  return limit == 1 || padded_bytes(key_bytes, std::size_t(threads) * limit) +
+                               padded_bytes(value_bytes, std::size_t(threads) * limit) <=
+                           budget
              ? limit
-             : items_fitting_shared(threads, bytes_per_item, limit / 2, budget);
+             : items_fitting_shared(threads, key_bytes, value_bytes, limit / 2, budget);
 }
 
 }  // namespace detail

@@ -88,7 +88,7 @@ struct warpsort_tuning {
   // shared memory.
   static constexpr int sample_threads = 128;
   static constexpr int sample_items =
-      items_fitting_shared(sample_threads, sizeof(positioned_key<Key>), 16);
+      items_fitting_shared(sample_threads, sizeof(positioned_key<Key>), 0, 16);
   static constexpr int samples = sample_threads * sample_items;
   static constexpr int buckets = 128;
   static constexpr int oversampling = samples / buckets;  // k
