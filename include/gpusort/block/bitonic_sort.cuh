@@ -136,6 +136,27 @@ __device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)
   detail::block_bitonic_sort<THREADS>(keys, values, cmp, storage);
 }
 
+// Sorts the first `valid_items` keys of the tile (blocked positions) in the plain storage:
+// keys alone whose ties are the same bits (detail::ties_are_identical), padded with copies
+// of the largest key, which sort last, indistinguishable from it. The flags of the general
+// ragged sort would double the registers and shuffles of every step (8-byte keys: 16-byte
+// items) and its shared memory.
+template <int THREADS, int ITEMS, class Key, class Compare>
+__device__ __forceinline__ void bitonic_sort_identical_ties(
+    Key (&keys)[ITEMS], int valid_items, Compare cmp,
+    bitonic_sort_storage<Key, detail::no_value, THREADS, ITEMS>& storage) {
+  static_assert(detail::ties_are_identical<Key, Compare>::value,
+                "padding with copies of a key is only invisible where ties are identical");
+  detail::no_value values[ITEMS];
+  if (valid_items < THREADS * ITEMS) {
+    const Key largest = detail::block_largest<THREADS>(keys, cmp, storage.keys);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r)
+      if (static_cast<int>(threadIdx.x) * ITEMS + r >= valid_items) keys[r] = largest;
+  }
+  bitonic_sort<THREADS>(keys, values, cmp, storage);
+}
+
 // Sorts the first `valid_items` items of the tile (blocked positions); the rest are padding.
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)[ITEMS],
@@ -146,14 +167,7 @@ __device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)
   if (valid_items >= THREADS * ITEMS) {
     bitonic_sort<THREADS>(keys, values, cmp, plain);
   } else if constexpr (!detail::has_values<Value> && detail::ties_are_identical<Key, Compare>::value) {
-    // Keys alone whose ties are the same bits: padding with copies of the largest key sorts
-    // it last, indistinguishable from that key, so the plain network suffices. The flags
-    // would double the registers and shuffles of every step (8-byte keys: 16-byte items).
-    const Key largest = detail::block_largest<THREADS>(keys, cmp, plain.keys);
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r)
-      if (static_cast<int>(threadIdx.x) * ITEMS + r >= valid_items) keys[r] = largest;
-    bitonic_sort<THREADS>(keys, values, cmp, plain);
+    bitonic_sort_identical_ties<THREADS>(keys, valid_items, cmp, plain);
   } else {
     detail::maybe<Key> tagged[ITEMS];
 #pragma unroll
