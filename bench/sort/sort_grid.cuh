@@ -46,7 +46,7 @@ void for_each_sort_input(Visitor&& visit) {
     visit.template apply<key16, void, key16_less>(std::int64_t(1) << std::min(e, 27),
                                                   distribution::uniform);
   }
-  // Where policy::automatic switches policy for 8-byte keys (detail/automatic.cuh).
+  // Where merge and randomized_sample come closest for 8-byte keys (detail/automatic.cuh).
   for (int e : {25, 26, 27})
     visit.template apply<std::uint64_t, void, gpusort::less>(std::int64_t(1) << e,
                                                              distribution::uniform);

@@ -93,20 +93,6 @@ bool sort_on_own_stream(const Policy& policy, std::int64_t n) {
   return staged.sorted_like_host();
 }
 
-// Just below and above the size from which 8-byte keys without values go to the randomized
-// sort: both sides sorted, on inputs that stress each policy differently.
-TEST_CASE("automatic: 8-byte keys on both sides of its policy switch", "[merge][automatic][large]") {
-  const gpusort::policy::automatic automatic{};
-  const auto dist = GENERATE(distribution::uniform, distribution::all_equal, distribution::sorted,
-                             distribution::few_distinct_2);
-  const std::int64_t n = GENERATE(gpusort::detail::automatic_randomized_from - 1,
-                                  gpusort::detail::automatic_randomized_from + 3);
-  check_sort<gpusort::policy::automatic, std::uint64_t, no_value>(automatic, {dist, n},
-                                                                  gpusort::less{}, false);
-  check_sort<gpusort::policy::automatic, double, no_value>(automatic, {dist, n, true},
-                                                           gpusort::total_less{}, false);
-}
-
 namespace {
 // Orders 8-byte keys by their high word only: equal high words with different low words
 // tie without being identical, so a stable sort must keep them in input order.
@@ -121,7 +107,7 @@ TEST_CASE("automatic: stays stable for 8-byte keys whose ties are not identical"
           "[merge][automatic][large]") {
   // Key i: a high word from 16 values, its index as the low word. Stable: within a high
   // word, the low words ascend.
-  const std::int64_t n = gpusort::detail::automatic_randomized_from + 3;
+  const std::int64_t n = (std::int64_t(1) << 26) + 3;
   std::vector<std::uint64_t> host(static_cast<std::size_t>(n));
   std::mt19937 rng(5);
   for (std::int64_t i = 0; i < n; ++i) host[i] = (std::uint64_t(rng() % 16) << 32) | std::uint64_t(i);

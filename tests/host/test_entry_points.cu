@@ -93,27 +93,18 @@ TEST_CASE("a policy that is not built does not pretend to sort", "[entry]") {
   CHECK(a.untouched());
 }
 
-TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry][automatic]") {
+TEST_CASE("automatic asks for merge's storage, the policy it sorts with", "[entry][automatic]") {
   namespace policy = gpusort::policy;
   using gpusort::detail::algorithm;
   using gpusort::detail::no_value;
-  const std::int64_t from = gpusort::detail::automatic_randomized_from;
-  for (std::int64_t n : {from - 1, from, 3 * from + 5}) {
+  for (std::int64_t n : {std::int64_t(1025), std::int64_t(1) << 14, (std::int64_t(1) << 26) + 3}) {
     CAPTURE(n);
-    const std::size_t merge_bytes =
-        algorithm<policy::merge>::temp_storage_bytes<std::uint64_t, no_value>(policy::merge{}, n);
-    const std::size_t randomized_bytes =
-        algorithm<policy::randomized_sample>::temp_storage_bytes<std::uint64_t, no_value>(
-            policy::randomized_sample{}, n);
-    // 8-byte keys without values may go to the randomized sort from `from` items on; the size
-    // query cannot see the comparator, so it must cover both.
     std::size_t bytes = 0;
     std::uint64_t key = 0;
-    REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
-    CHECK(bytes == (n >= from ? std::max(merge_bytes, randomized_bytes) : merge_bytes));
-    CHECK(bytes >= merge_bytes);
-    // Everything else is merge's.
     std::uint32_t small_key = 0, value = 0;
+    REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
+    CHECK(bytes ==
+          algorithm<policy::merge>::temp_storage_bytes<std::uint64_t, no_value>(policy::merge{}, n));
     REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &small_key, n) == cudaSuccess);
     CHECK(bytes ==
           algorithm<policy::merge>::temp_storage_bytes<std::uint32_t, no_value>(policy::merge{}, n));
