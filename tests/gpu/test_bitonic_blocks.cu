@@ -268,7 +268,7 @@ TEST_CASE("block::bitonic_merge merges a sorted and a reverse-sorted run", "[blo
 
 // A comparator that short-circuits reads some fields only on some paths; picking its
 // operands by a per-lane reference once kept every struct key of these networks in local
-// memory (3x slower 16-byte key sorts). Stack use is what ptxas gave each kernel.
+// memory (16-byte key sorts 1.6-4x slower). Stack use is what ptxas gave each kernel.
 TEST_CASE("the networks keep struct keys in registers under a short-circuiting comparator",
           "[warp][block]") {
   const auto local_bytes = [](const void* kernel) {

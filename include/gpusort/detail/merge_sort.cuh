@@ -335,9 +335,10 @@ cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Ke
 // promise): launch overhead dominates there, not the passes over memory.
 constexpr std::int64_t merge_single_launch_items = std::int64_t(1) << 14;
 
-// The whole sort of n <= merge_single_launch_items in one cooperative launch: the tile sort
-// and every merge pass of the multi-launch path, the same tiles and the same merge-path
-// splits (each block finds its own two), with a grid-wide barrier between passes. The grid
+// The whole sort of n <= merge_single_launch_items in one cooperative launch: a tile sort in
+// the passes' shape (merge_tuning; the multi-launch path may sort larger tiles, see
+// merge_sort_shape) and the same merge passes and merge-path splits as the multi-launch
+// path (each block finds its own two), with a grid-wide barrier between passes. The grid
 // is small (16 blocks at most), so all of it is resident, as a grid barrier needs.
 template <int THREADS, int SORT_ITEMS, int MERGE_ITEMS, bool RANKED, class Key, class Value,
           class Compare>
