@@ -121,6 +121,10 @@ say "== gpu_check $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(pwd)"
 { nvidia-smi -L || echo "nvidia-smi failed"; } 2>&1 | tee -a "$LOG"
 { nvcc --version | tail -n 2; cmake --version | head -n 1; } 2>&1 | tee -a "$LOG"
 git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /' | tee -a "$LOG"
+# The device tool copies the working tree, not always a current .git: this fingerprint of
+# the headers (compare: the same command where the tree came from) names what was tested.
+{ find include -type f | LC_ALL=C sort | xargs sha1sum | sha1sum | cut -c1-12 |
+    sed 's/^/include tree /'; } 2>&1 | tee -a "$LOG"
 
 # --- configure and build ------------------------------------------------------------------
 STEP_RC=0
