@@ -32,8 +32,9 @@ SANITIZE_TOOLS=(memcheck racecheck synccheck)
 # Benchmark binaries (build/default/bench/<name>); empty: every executable there. At most 5
 # JSON files fit in what comes back (8 files in all), so name the ones that matter; the
 # paper studies (bench_deterministic_sample, bench_randomized_sample, bench_warpsort,
-# bench_multi_gpu) run when named in GPU_CHECK_BENCHES.
-BENCHES=(bench_sort)
+# bench_multi_gpu) run when named in GPU_CHECK_BENCHES. bench_block_sort: the tile sort
+# against cub::BlockMergeSort, the ratio the foundation promises.
+BENCHES=(bench_sort bench_block_sort)
 BENCH_FILTER="${GPU_CHECK_BENCH_FILTER:-.}"       # --benchmark_filter regex
 BENCH_MIN_TIME="${GPU_CHECK_BENCH_MIN_TIME:-0.05}" # seconds; a plain number suits Benchmark 1.7 and 1.8
 CTEST_JOBS="${GPU_CHECK_CTEST_JOBS:-8}"
