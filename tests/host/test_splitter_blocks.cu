@@ -336,6 +336,20 @@ void check_tree(const std::vector<Key>& sorted_splitters, const std::vector<Key>
       if (b < k - 1) REQUIRE(cmp(key, sorted_splitters[b]));
     }
   }
+  // A thread's several keys looked up together (level by level) land where each alone does.
+  constexpr int batch = 5;
+  for (std::size_t first = 0; first + batch <= queries.size(); first += batch) {
+    Key keys[batch];
+    int buckets[batch], buckets_with_equality[batch];
+    std::copy(queries.begin() + first, queries.begin() + first + batch, keys);
+    tree.find_buckets(keys, buckets, cmp);
+    tree.find_buckets_with_equality(keys, buckets_with_equality, cmp);
+    for (int r = 0; r < batch; ++r) {
+      CAPTURE(first, r);
+      REQUIRE(buckets[r] == reference_bucket(sorted_splitters, keys[r], cmp));
+      REQUIRE(buckets_with_equality[r] == tree.find_bucket_with_equality(keys[r], cmp));
+    }
+  }
   // Buckets follow the key order (so concatenating them sorts).
   std::vector<Key> sorted_queries = queries;
   std::sort(sorted_queries.begin(), sorted_queries.end(), cmp);

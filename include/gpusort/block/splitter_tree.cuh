@@ -28,6 +28,9 @@
 // more pass, never an endless recursion. Sorts may use find_bucket when has_repeated_splitters() is false and
 // keep k histogram columns, and switch to the 2k-1 columns otherwise.
 //
+// find_buckets / find_buckets_with_equality look up a thread's N keys together, level by
+// level, so that their reads overlap: use them wherever a thread holds several keys.
+//
 // Preconditions: `build` / `load` get k-1 splitters sorted under the same `cmp` that
 // find_bucket uses; Key is trivially copyable and default-constructible (the tree lives in
 // __shared__ memory). Storage: k keys. Cost: LOG_BUCKETS comparisons per key (+1 with
@@ -118,12 +121,29 @@ struct splitter_tree {
   // Bucket in [0, k): the number of splitters s with cmp(s, key).
   template <class Compare>
   __host__ __device__ __forceinline__ int find_bucket(const Key& key, Compare cmp) const {
-    int j = 1;
+    const Key keys[1] = {key};
+    int bucket[1];
+    find_buckets(keys, bucket, cmp);
+    return bucket[0];
+  }
+
+  // find_bucket of N keys at once (a thread's items), walking the tree level by level for
+  // all of them: the N reads of a level are independent and overlap, where N lookups one
+  // after another would each wait out LOG_BUCKETS dependent shared-memory reads (the
+  // randomized sample sort's scatter spent half its time so, H100: bench/RESULTS.md run 16).
+  template <int N, class Compare>
+  __host__ __device__ __forceinline__ void find_buckets(const Key (&keys)[N], int (&bucket)[N],
+                                                        Compare cmp) const {
+    int j[N];
+#pragma unroll
+    for (int r = 0; r < N; ++r) j[r] = 1;
 #pragma unroll
     for (int level = 0; level < levels; ++level) {
-      j = 2 * j + (cmp(nodes[j], key) ? 1 : 0);
+#pragma unroll
+      for (int r = 0; r < N; ++r) j[r] = 2 * j[r] + (cmp(nodes[j[r]], keys[r]) ? 1 : 0);
     }
-    return j - buckets;
+#pragma unroll
+    for (int r = 0; r < N; ++r) bucket[r] = j[r] - buckets;
   }
 
   // Bucket in [0, 2k-1): 2b for keys strictly between s[b-1] and s[b], 2b+1 for keys
@@ -131,10 +151,25 @@ struct splitter_tree {
   template <class Compare>
   __host__ __device__ __forceinline__ int find_bucket_with_equality(const Key& key,
                                                                     Compare cmp) const {
-    const int b = find_bucket(key, cmp);
-    // Read unconditionally (node 1 when b = k-1) so the warp does not diverge.
-    const bool not_below = !cmp(key, nodes[detail::sorted_to_eytzinger(b, levels)]);
-    return 2 * b + ((b < splitters && not_below) ? 1 : 0);
+    const Key keys[1] = {key};
+    int bucket[1];
+    find_buckets_with_equality(keys, bucket, cmp);
+    return bucket[0];
+  }
+
+  // find_bucket_with_equality of N keys at once, level by level as find_buckets.
+  template <int N, class Compare>
+  __host__ __device__ __forceinline__ void find_buckets_with_equality(const Key (&keys)[N],
+                                                                      int (&bucket)[N],
+                                                                      Compare cmp) const {
+    find_buckets(keys, bucket, cmp);
+#pragma unroll
+    for (int r = 0; r < N; ++r) {
+      const int b = bucket[r];
+      // Read unconditionally (node 1 when b = k-1) so the warp does not diverge.
+      const bool not_below = !cmp(keys[r], nodes[detail::sorted_to_eytzinger(b, levels)]);
+      bucket[r] = 2 * b + ((b < splitters && not_below) ? 1 : 0);
+    }
   }
 
   __host__ __device__ static constexpr bool is_equality_bucket(int bucket_with_equality) {

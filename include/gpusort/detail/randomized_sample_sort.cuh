@@ -284,10 +284,12 @@ __device__ __forceinline__ void rs_histogram(const Key* keys, std::int64_t count
       const std::int64_t i = offset + r * THREADS + threadIdx.x;
       items[r] = keys[i < count ? i : 0];
     }
+    int bucket[ITEMS];
+    tree.find_buckets_with_equality(items, bucket, cmp);
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const std::int64_t i = offset + r * THREADS + threadIdx.x;
-      if (i < count) atomicAdd(&hist[tree.find_bucket_with_equality(items[r], cmp)], 1);
+      if (i < count) atomicAdd(&hist[bucket[r]], 1);
     }
   }
 }
@@ -320,10 +322,11 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
       items[r] = keys[offset + (i < valid ? i : 0)];
       if constexpr (has_values<Value>) item_values[r] = values[offset + (i < valid ? i : 0)];
     }
+    tree.find_buckets_with_equality(items, bucket, cmp);  // slots past `valid` hold key 0
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int i = (warp * ITEMS + r) * 32 + lane;
-      bucket[r] = i < valid ? tree.find_bucket_with_equality(items[r], cmp) : nb;
+      if (i >= valid) bucket[r] = nb;
     }
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
