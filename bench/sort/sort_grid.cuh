@@ -46,10 +46,13 @@ void for_each_sort_input(Visitor&& visit) {
     visit.template apply<key16, void, key16_less>(std::int64_t(1) << std::min(e, 27),
                                                   distribution::uniform);
   }
-  // Where merge and randomized_sample come closest for 8-byte keys (detail/automatic.cuh).
-  for (int e : {25, 26, 27})
+  // Where merge and randomized_sample cross over for 4- and 8-byte keys (detail/automatic.cuh).
+  for (int e : {25, 26, 27}) {
+    visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << e,
+                                                             distribution::uniform);
     visit.template apply<std::uint64_t, void, gpusort::less>(std::int64_t(1) << e,
                                                              distribution::uniform);
+  }
   for (distribution d : gpusort_test::all_distributions) {
     if (d != distribution::uniform)
       visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << 24, d);

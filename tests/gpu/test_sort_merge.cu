@@ -103,11 +103,34 @@ struct high_word_less {
 };
 }  // namespace
 
+// Just below and above the sizes from which 4- and 8-byte keys without values go to the
+// randomized sort: both sides sorted, on inputs that stress each policy differently.
+TEST_CASE("automatic: 4- and 8-byte keys on both sides of its policy switch",
+          "[merge][automatic][large]") {
+  using gpusort::detail::automatic_randomized_from;
+  const gpusort::policy::automatic automatic{};
+  const auto dist = GENERATE(distribution::uniform, distribution::all_equal, distribution::sorted,
+                             distribution::few_distinct_2);
+  const std::int64_t past = GENERATE(std::int64_t(-1), std::int64_t(3));
+  const std::int64_t n32 = automatic_randomized_from<std::uint32_t, no_value>() + past;
+  const std::int64_t n64 = automatic_randomized_from<std::uint64_t, no_value>() + past;
+  check_sort<gpusort::policy::automatic, std::uint32_t, no_value>(automatic, {dist, n32},
+                                                                  gpusort::less{}, false);
+  check_sort<gpusort::policy::automatic, float, no_value>(automatic, {dist, n32, true},
+                                                          gpusort::total_less{}, false);
+  check_sort<gpusort::policy::automatic, std::uint64_t, no_value>(automatic, {dist, n64},
+                                                                  gpusort::less{}, false);
+  check_sort<gpusort::policy::automatic, double, no_value>(automatic, {dist, n64, true},
+                                                           gpusort::total_less{}, false);
+}
+
 TEST_CASE("automatic: stays stable for 8-byte keys whose ties are not identical",
           "[merge][automatic][large]") {
   // Key i: a high word from 16 values, its index as the low word. Stable: within a high
-  // word, the low words ascend.
-  const std::int64_t n = (std::int64_t(1) << 26) + 3;
+  // word, the low words ascend. Past the size where keys with identical ties would go to
+  // the randomized sort.
+  const std::int64_t n = gpusort::detail::automatic_randomized_from<std::uint64_t,
+                                                                    no_value>() + 3;
   std::vector<std::uint64_t> host(static_cast<std::size_t>(n));
   std::mt19937 rng(5);
   for (std::int64_t i = 0; i < n; ++i) host[i] = (std::uint64_t(rng() % 16) << 32) | std::uint64_t(i);

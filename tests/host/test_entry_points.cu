@@ -93,24 +93,42 @@ TEST_CASE("a policy that is not built does not pretend to sort", "[entry]") {
   CHECK(a.untouched());
 }
 
-TEST_CASE("automatic asks for merge's storage, the policy it sorts with", "[entry][automatic]") {
+TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry][automatic]") {
   namespace policy = gpusort::policy;
   using gpusort::detail::algorithm;
   using gpusort::detail::no_value;
-  for (std::int64_t n : {std::int64_t(1025), std::int64_t(1) << 14, (std::int64_t(1) << 26) + 3}) {
+  const auto merge_bytes = [](auto key, auto value, std::int64_t n) {
+    return algorithm<policy::merge>::temp_storage_bytes<decltype(key), decltype(value)>(
+        policy::merge{}, n);
+  };
+  const auto randomized_bytes = [](auto key, std::int64_t n) {
+    return algorithm<policy::randomized_sample>::temp_storage_bytes<decltype(key), no_value>(
+        policy::randomized_sample{}, n);
+  };
+  // Keys of 4 and 8 bytes without values may go to the randomized sort from `from` items on;
+  // the size query cannot see the comparator, so there it must cover both policies.
+  const auto check_keys = [&](auto key, std::int64_t from) {
+    CAPTURE(sizeof(key), from);
+    REQUIRE(from == gpusort::detail::automatic_randomized_from<decltype(key), no_value>());
+    for (std::int64_t n : {std::int64_t(1025), from - 1, from, 3 * from + 5}) {
+      CAPTURE(n);
+      std::size_t bytes = 0;
+      REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
+      const std::size_t merge_only = merge_bytes(key, no_value{}, n);
+      CHECK(bytes == (n >= from ? std::max(merge_only, randomized_bytes(key, n)) : merge_only));
+    }
+  };
+  check_keys(std::uint32_t{}, std::int64_t(1) << 26);
+  check_keys(std::uint64_t{}, std::int64_t(1) << 25);
+  // Pairs, and keys of other sizes, are always merge's.
+  for (std::int64_t n : {std::int64_t(1025), (std::int64_t(1) << 26) + 3}) {
     CAPTURE(n);
     std::size_t bytes = 0;
     std::uint64_t key = 0;
-    std::uint32_t small_key = 0, value = 0;
-    REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
-    CHECK(bytes ==
-          algorithm<policy::merge>::temp_storage_bytes<std::uint64_t, no_value>(policy::merge{}, n));
-    REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &small_key, n) == cudaSuccess);
-    CHECK(bytes ==
-          algorithm<policy::merge>::temp_storage_bytes<std::uint32_t, no_value>(policy::merge{}, n));
+    std::uint32_t value = 0;
     REQUIRE(gpusort::sort_pairs(policy::automatic{}, nullptr, bytes, &key, &value, n) ==
             cudaSuccess);
-    CHECK(bytes == algorithm<policy::merge>::temp_storage_bytes<std::uint64_t, std::uint32_t>(
-                       policy::merge{}, n));
+    CHECK(bytes == merge_bytes(std::uint64_t{}, std::uint32_t{}, n));
+    REQUIRE(gpusort::detail::automatic_randomized_from<std::uint16_t, no_value>() == 0);
   }
 }
