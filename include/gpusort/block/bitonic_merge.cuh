@@ -3,8 +3,9 @@
 //
 // Input: the block's THREADS*ITEMS items, blocked, form a bitonic sequence (a run
 // ascending under cmp followed by a run descending). Output: sorted ascending.
-// Strides that cross warps go through shared memory (`storage`, the same storage type as
-// block::bitonic_sort); the rest stay in registers and shuffles.
+// The block's strides go through shared memory (`storage`, the same storage type as
+// block::bitonic_sort) as one merge stage of block::bitonic_sort; a single warp's tile stays
+// in registers and shuffles.
 // Preconditions: as block::bitonic_sort. Cost: log2(N) steps of N/2 compare-exchanges.
 // Not stable on its own: callers that need stability make ties distinct (a rank).
 #pragma once
@@ -22,8 +23,7 @@ __device__ __forceinline__ void bitonic_merge(Key (&keys)[ITEMS], Value (&values
   if constexpr (n == warp::lanes * ITEMS) {
     warp::bitonic_merge<ITEMS>(keys, values, cmp);
   } else {
-    detail::block_shared_steps<THREADS>(keys, values, cmp, storage, n / 2, false);
-    warp::bitonic_merge<ITEMS>(keys, values, cmp);
+    detail::block_merge_stage<THREADS>(keys, values, cmp, storage, n / 2, false);
   }
 }
 

@@ -1,9 +1,10 @@
 // gpusort/block/bitonic_sort.cuh — bitonic sort of one tile held by a thread block
 // (Dehne & Zaboli, Algorithm 1 step 2: the tile-local sort; also the bucket sort of step 9).
 //
-// Each thread holds ITEMS items in the blocked arrangement. Strides inside a warp's
-// 32*ITEMS items run in registers and shuffles (warp::bitonic_sort / bitonic_merge); only
-// the strides that cross warps go through shared memory, once per merge stage.
+// Each thread holds ITEMS items in the blocked arrangement. The warps first sort their
+// 32*ITEMS items in registers and shuffles (warp::bitonic_sort); each merge stage above the
+// warp span then runs its cross-warp strides in shared memory and its warp strides in
+// registers, the items read back striped, then blocked (detail::block_merge_stage).
 // The ragged overload sorts a partly filled tile (the array's last one): slots at or past
 // `valid_items` end up after every real item, in no order; no sentinel key is needed, but
 // they must hold some real key, because the comparator is evaluated on them without a
@@ -14,8 +15,8 @@
 //
 // Preconditions: THREADS a multiple of 32, THREADS and ITEMS powers of two; every thread
 // of the block calls; `storage` is shared memory, reusable once the call returns.
-// Cost: log2(N)(log2(N)+1)/2 steps for N = THREADS*ITEMS; one shared-memory round trip
-// per stage above the warp span. Not stable.
+// Cost: log2(N)(log2(N)+1)/2 steps for N = THREADS*ITEMS; per stage above the warp span,
+// one shared-memory round trip per cross-warp stride and two for the warp's. Not stable.
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
@@ -42,14 +43,19 @@ using ragged_bitonic_sort_storage = bitonic_sort_storage<detail::maybe<Key>, Val
 
 namespace detail {
 
-// The strides that cross warps, in shared memory. With `flip`: the mirror step over blocks
-// of 2*first_stride items, then half-cleaner strides first_stride/2, ... down to the warp
-// span; without: half-cleaner strides first_stride, ... down to the span. Every
-// compare-exchange runs ascending.
+// One merge stage of the block: the strides that cross warps in shared memory, then the
+// warp's own. With `flip`: the mirror step over blocks of 2*first_stride items, then
+// half-cleaner strides first_stride/2, ..., 1; without: half-cleaner strides first_stride,
+// ..., 1. Every compare-exchange runs ascending.
+// The warp's strides are read back from shared memory striped (lane l holds items l, l+32,
+// l+64, ... of its warp's span), where strides span/2 ... 32 are between a thread's own
+// registers, then turned blocked through the warp's own part of the buffer for strides
+// 16 ... 1: two passes through shared memory instead of log2(ITEMS) rounds of shuffles,
+// each of which moves every item (one per 4 bytes) and compares it on both lanes.
 template <int THREADS, int ITEMS, class Key, class Value, class Compare, class Buffers>
-__device__ __forceinline__ void block_shared_steps(Key (&keys)[ITEMS], Value (&values)[ITEMS],
-                                                   Compare cmp, Buffers& shared, int first_stride,
-                                                   bool flip) {
+__device__ __forceinline__ void block_merge_stage(Key (&keys)[ITEMS], Value (&values)[ITEMS],
+                                                  Compare cmp, Buffers& shared, int first_stride,
+                                                  bool flip) {
   constexpr int span = warp::lanes * ITEMS;
   constexpr int n = THREADS * ITEMS;
 #pragma unroll
@@ -76,12 +82,30 @@ __device__ __forceinline__ void block_shared_steps(Key (&keys)[ITEMS], Value (&v
     }
     __syncthreads();
   }
+  const int lane = static_cast<int>(threadIdx.x) % warp::lanes;
+  const int striped = static_cast<int>(threadIdx.x) / warp::lanes * span + lane;
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    keys[r] = shared.keys[striped + warp::lanes * r];
+    values[r] = shared.values[striped + warp::lanes * r];
+  }
+  thread::half_cleaner(keys, values, cmp, ITEMS / 2);  // strides span/2 ... 32
+  __syncwarp();  // the warp has read its part before it writes it again
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    shared.keys[striped + warp::lanes * r] = keys[r];
+    shared.values[striped + warp::lanes * r] = values[r];
+  }
+  __syncwarp();
 #pragma unroll
   for (int r = 0; r < ITEMS; ++r) {
     keys[r] = shared.keys[threadIdx.x * ITEMS + r];
     values[r] = shared.values[threadIdx.x * ITEMS + r];
   }
   __syncthreads();
+  // Strides 16 ... ITEMS cross lanes (none when ITEMS >= 32), the rest are in registers.
+  warp_shuffle_half_cleaner<ITEMS>(keys, values, cmp, warp::lanes / 2);
+  thread::half_cleaner(keys, values, cmp, (ITEMS < warp::lanes ? ITEMS : warp::lanes) / 2);
 }
 
 // The whole block: the largest of the block's keys under cmp, returned to every thread.
@@ -117,11 +141,8 @@ __device__ __forceinline__ void block_bitonic_sort(Key (&keys)[ITEMS], Value (&v
   constexpr int n = THREADS * ITEMS;
   warp::bitonic_sort<ITEMS>(keys, values, cmp);
 #pragma unroll 1
-  for (int block_size = 2 * span; block_size <= n; block_size *= 2) {
-    block_shared_steps<THREADS>(keys, values, cmp, shared, block_size / 2, true);
-    // The strides below the warp span stay inside each warp.
-    warp::bitonic_merge<ITEMS>(keys, values, cmp);
-  }
+  for (int block_size = 2 * span; block_size <= n; block_size *= 2)
+    block_merge_stage<THREADS>(keys, values, cmp, shared, block_size / 2, true);
 }
 
 }  // namespace detail
