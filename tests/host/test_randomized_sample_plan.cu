@@ -16,30 +16,45 @@ using namespace gpusort::detail;
 namespace {
 constexpr std::int64_t chunk = 4096, target_tiles = 2048, max_chunks = 32, M = 8192;
 
-// Greedy grouping of one segment's bucket sizes, as rs_classify does: groups of small
-// buckets (<= M) up to M items, closed by a large bucket or a bucket that does not fit.
-struct grouping {
-  std::int64_t groups = 0, large = 0;
-};
-grouping group(const std::vector<std::int64_t>& sizes, std::int64_t max_segment) {
-  grouping g;
-  std::int64_t open = 0;
+// Greedy grouping of one segment's bucket sizes, as rs_classify groups them: small buckets
+// (<= M) together up to G items, a group closed by a large bucket or by a bucket that does
+// not fit. Returns the number of groups.
+std::int64_t group(const std::vector<std::int64_t>& sizes, std::int64_t max_segment,
+                   std::int64_t max_group) {
+  std::int64_t groups = 0, open = 0;
   for (std::int64_t m : sizes) {
     if (m == 0) continue;
     if (m <= max_segment) {
-      if (open + m > max_segment) {
-        ++g.groups;
+      if (open + m > max_group) {
+        ++groups;
         open = 0;
       }
       open += m;
     } else {
-      if (open > 0) ++g.groups;
+      if (open > 0) ++groups;
       open = 0;
-      ++g.large;
     }
   }
-  if (open > 0) ++g.groups;
-  return g;
+  return groups + (open > 0 ? 1 : 0);
+}
+
+// Bucket sizes adversarial to grouping: empty, 1, G, (G, M], large, and random small ones.
+std::vector<std::int64_t> adversarial_sizes(std::mt19937_64& rng, int buckets, std::int64_t max_segment,
+                                            std::int64_t max_group) {
+  std::vector<std::int64_t> sizes;
+  for (int j = 0; j < buckets; ++j) {
+    const int kind = static_cast<int>(rng() % 6);
+    const auto pick = [&](std::int64_t lo, std::int64_t hi) {  // in [lo, hi]
+      return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
+    };
+    sizes.push_back(kind == 0   ? 0
+                    : kind == 1 ? 1
+                    : kind == 2 ? max_group
+                    : kind == 3 ? pick(max_group, max_segment)
+                    : kind == 4 ? pick(max_segment + 1, max_segment + 100)
+                                : pick(1, max_group));
+  }
+  return sizes;
 }
 }  // namespace
 
@@ -71,7 +86,7 @@ TEST_CASE("randomized_sample_levels: none when one block sorts all, else enough 
 TEST_CASE("randomized_sample_plan: the tile always exceeds M; the bounds hold the worst cases") {
   for (std::int64_t n : {std::int64_t(8193), std::int64_t(100000), std::int64_t(1) << 24,
                          (std::int64_t(1) << 31) + 4097}) {
-    const auto b = randomized_sample_plan(n, M, 512, chunk, target_tiles, max_chunks, 1);
+    const auto b = randomized_sample_plan(n, M, M / 2, 512, chunk, target_tiles, max_chunks, 1);
     INFO("n = " << n);
     CHECK(b.tile > M);
     CHECK(b.tile % chunk == 0);
@@ -89,29 +104,25 @@ TEST_CASE("randomized_sample_plan: the tile always exceeds M; the bounds hold th
 TEST_CASE("randomized_sample_plan: greedy groups never exceed the bound, adversarial sizes") {
   std::mt19937_64 rng(7);
   const std::int64_t small_M = 64;  // scaled down so that brute force is quick
-  for (int trial = 0; trial < 300; ++trial) {
-    // A level: segments of > M items each, split into buckets whose sizes are adversarial:
-    // alternating M and 1 (every pair overflows a group), large buckets interleaved.
-    std::int64_t n = 0, groups = 0;
-    const int segments = 1 + static_cast<int>(rng() % 20);
-    for (int s = 0; s < segments; ++s) {
-      std::vector<std::int64_t> sizes;
-      std::int64_t total = 0;
-      const int buckets = 2 + static_cast<int>(rng() % 200);
-      for (int j = 0; j < buckets; ++j) {
-        const int kind = static_cast<int>(rng() % 5);
-        const std::int64_t m = kind == 0 ? 0 : kind == 1 ? 1 : kind == 2 ? small_M
-                              : kind == 3 ? small_M + 1 + static_cast<std::int64_t>(rng() % 100)
-                                          : 1 + static_cast<std::int64_t>(rng() % small_M);
-        sizes.push_back(m);
-        total += m;
+  for (std::int64_t small_G : {small_M, small_M / 2}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      // A level: segments of > M items each, split into buckets whose sizes are
+      // adversarial: G and 1 alternating overflow every group, large buckets interleaved.
+      std::int64_t n = 0, groups = 0;
+      const int segments = 1 + static_cast<int>(rng() % 20);
+      for (int s = 0; s < segments; ++s) {
+        std::vector<std::int64_t> sizes =
+            adversarial_sizes(rng, 2 + static_cast<int>(rng() % 200), small_M, small_G);
+        std::int64_t total = 0;
+        for (std::int64_t m : sizes) total += m;
+        if (total <= small_M) sizes.push_back(small_M + 1 - total), total = small_M + 1;
+        n += total;
+        groups += group(sizes, small_M, small_G);
       }
-      if (total <= small_M) sizes.push_back(small_M + 1 - total), total = small_M + 1;
-      n += total;
-      groups += group(sizes, small_M).groups;
+      const auto b = randomized_sample_plan(n, small_M, small_G, 512, 16, 4, 4, 1);
+      INFO("G = " << small_G);
+      CHECK(groups <= b.groups);
     }
-    const auto b = randomized_sample_plan(n, small_M, 512, 16, 4, 4, 1);
-    CHECK(groups <= b.groups);
   }
 }
 

@@ -10,12 +10,16 @@
 //    "big" (more than P items, split by several blocks through the k×p table);
 //  * a big segment of m items has ceil(m/P) <= m/P + 1 tiles, so a level's table has at
 //    most n/P + n/(P+1) + 1 rows;
-//  * the small buckets of a segment are grouped greedily, in order, into groups of at most
-//    M items (sorting a union of neighbouring buckets sorts each of them); a group closes
-//    only when the next bucket would not fit or a large bucket intervenes, so two
-//    neighbouring groups of one run hold more than M items, and a level has at most
-//    2n/M + (runs) groups, runs <= large buckets + segments <= 2·n/(M+1) + 1;
+//  * the small buckets (at most M items) of a segment are grouped greedily, in order, into
+//    groups of at most G <= M items (sorting a union of neighbouring buckets sorts each of
+//    them; a bucket of more than G items is a group of its own); a group closes only when
+//    the next bucket would not fit or a large bucket intervenes, so two neighbouring groups
+//    of one run hold more than G items, and a level has at most 2n/G + (runs) groups,
+//    runs <= large buckets + segments <= 2·n/(M+1) + 1;
 //  * large equality buckets (all keys equal, > M items) are at most n/(M+1) per level.
+// G is the tile of sort_segments' second-largest size class: its network is cheaper per
+// item than the largest one's (bench_block_sort), and with k buckets per level the buckets
+// are far smaller than G.
 // Pure host arithmetic, tested in tests/host/test_randomized_sample_plan.cu.
 #pragma once
 
@@ -55,7 +59,8 @@ constexpr int randomized_sample_levels(std::int64_t n, std::int64_t max_segment,
 }
 
 constexpr randomized_sample_bounds randomized_sample_plan(std::int64_t n, std::int64_t max_segment,
-                                                          int buckets, std::int64_t chunk,
+                                                          std::int64_t max_group, int buckets,
+                                                          std::int64_t chunk,
                                                           std::int64_t target_tiles,
                                                           std::int64_t max_chunks, int spare) {
   randomized_sample_bounds b{};
@@ -65,7 +70,7 @@ constexpr randomized_sample_bounds randomized_sample_plan(std::int64_t n, std::i
   b.big_segments = n / (b.tile + 1) + 1;
   b.local_segments = n / (max_segment + 1) + 1;
   b.table_rows = n / b.tile + b.big_segments + 1;
-  b.groups = 2 * (n / max_segment) + 2 * (n / (max_segment + 1)) + 3;
+  b.groups = 2 * (n / max_group) + 2 * (n / (max_segment + 1)) + 3;
   b.copies = n / (max_segment + 1) + 1;
   return b;
 }

@@ -17,7 +17,7 @@
 // A segment of at most P items (one tile) is split by one block with all four phases in
 // shared memory, so the table only has rows for the few segments larger than a tile.
 // Bucket sizes exist only on the device; each segment's block classifies its buckets:
-// consecutive small buckets become groups of at most M items for device::sort_segments (a
+// consecutive small buckets become groups of at most G <= M items for device::sort_segments (a
 // union of neighbouring buckets sorted is each bucket sorted), large non-equality buckets
 // the next level's work list, large equality buckets are done. Levels ping-pong between
 // the keys (A) and one scratch copy (B); each level's grids are sized for the worst case
@@ -28,7 +28,7 @@
 // sort in global memory: slow, always correct. At the end: groups and equality buckets
 // that lie in B are sorted/copied into A, those in A sorted in place. sort_segments takes a
 // host-side count and launches that many blocks per size class, so it is launched for the
-// expected number of groups (about 2n/M), not the worst case; groups past that (never
+// expected number of groups (2n/G), not the worst case; groups past that (never
 // seen with random splitters, but possible) are sorted by rs_overflow_groups_kernel, a
 // persistent loop up to the device-side count.
 // Not stable. Extra memory: one copy of keys (and values) plus O(n/P·k + n/M) bytes.
@@ -91,6 +91,12 @@ struct randomized_sample_tuning {
   static constexpr int sample_size = threads * sample_items;
   static constexpr int spare_levels = 1;
   static constexpr int fallback_items = 4;  // the rarely used fallback merge sort's tile
+  // G: groups of small buckets up to the tile of sort_segments' second-largest size class
+  // (randomized_sample_plan.cuh says why).
+  using segment_tuning = segment_sort_tuning<Key, Value>;
+  static constexpr std::int64_t max_group =
+      std::int64_t(segment_tuning::medium_threads) * segment_tuning::medium_items;
+  static_assert(max_group <= segment_tuning::max_items, "G <= M");
 };
 
 // ---- device-side lists ------------------------------------------------------------------
@@ -112,51 +118,119 @@ struct rs_outputs {
   rs_segments big, local, groups, copies;
   int *big_count, *local_count, *group_count, *copy_count;
   std::int64_t big_cap, local_cap, group_cap, copy_cap;
-  std::int64_t tile, max_segment;
+  std::int64_t tile, max_segment, max_group;
   bool output_is_final;
 };
 
-__device__ __forceinline__ void rs_append(const rs_segments& list, int* count, std::int64_t cap,
-                                          std::int64_t begin, std::int64_t end) {
-  const int i = atomicAdd(count, 1);
-  if (i < cap) {  // never false: cap is the worst case of randomized_sample_plan
+// One warp: the lanes whose `take` is set append their [begin, end) to `list`, with one
+// atomic for the warp (the counters are shared by every block of the level: one atomic per
+// item made them the bottleneck of the classification).
+__device__ __forceinline__ void rs_append_warp(const rs_segments& list, int* count, std::int64_t cap,
+                                               bool take, std::int64_t begin, std::int64_t end) {
+  const unsigned takers = __ballot_sync(~0u, take);
+  if (takers == 0) return;
+  const int lane = threadIdx.x % 32;
+  const int leader = __ffs(takers) - 1;
+  int first = 0;
+  if (lane == leader) first = atomicAdd(count, __popc(takers));
+  first = __shfl_sync(~0u, first, leader);
+  const int i = first + __popc(takers & ((1u << lane) - 1));
+  if (take && i < cap) {  // never false: cap is the worst case of randomized_sample_plan
     list.begin[i] = begin;
     list.end[i] = end;
   }
 }
 
-// One thread: the buckets of a split segment, in order, by their starts (relative to the
-// segment). Neighbouring small buckets are grouped up to M items.
+// rs_classify's shared memory, passed in: rs_local_kernel keeps it in its dynamic storage
+// (static shared memory there would count against the 48 KB a launch gets without opting in).
 template <int NB>
+struct rs_classify_storage {
+  static constexpr int words = (NB + 31) / 32;
+  unsigned small_buckets[words];  // bit b: bucket b is small, not empty, not done
+  unsigned short group_first[NB], group_last[NB];  // bucket indices, a group each
+};
+
+// The whole block: the NB buckets of a split segment [begin, begin + size), by their starts
+// (relative to the segment, ascending, in shared memory).
+//  * Large buckets (more than M items) go to the next level's lists, in parallel.
+//  * An equality bucket holds equal keys: it is done when large, and also when small between
+//    two large buckets (the only group that could take it is itself: a sort of equal keys;
+//    uniform keys leave one such bucket of the splitter itself between every two large
+//    buckets). Done buckets in B are copied to A.
+//  * Consecutive small buckets are grouped greedily up to G items: a group from small bucket
+//    b ends at the largest e with start(e) - start(b) <= G (a large bucket inside would
+//    exceed it), the next one starts at the next small bucket. Warp 0 follows that chain, a
+//    step per group with 32 buckets looked at in one go, and writes the groups after one
+//    atomic for all of them.
+template <int THREADS, int NB>
 __device__ void rs_classify(std::int64_t begin, std::int64_t size, const std::int64_t* starts,
-                            const rs_outputs& out) {
-  std::int64_t group_begin = 0, group_end = 0;
-  const auto flush = [&] {
-    if (group_end > group_begin)
-      rs_append(out.groups, out.group_count, out.group_cap, group_begin, group_end);
-    group_begin = group_end = 0;
-  };
-  for (int b = 0; b < NB; ++b) {
-    const std::int64_t lo = starts[b];
-    const std::int64_t hi = b + 1 < NB ? starts[b + 1] : size;
-    const std::int64_t m = hi - lo;
-    if (m == 0) continue;
-    if (m <= out.max_segment) {
-      if (group_end - group_begin + m > out.max_segment) flush();
-      if (group_end == group_begin) group_begin = begin + lo;
-      group_end = begin + hi;
-    } else {
-      flush();
-      if ((b & 1) != 0) {  // an equality bucket: all keys equal, done
-        if (!out.output_is_final) rs_append(out.copies, out.copy_count, out.copy_cap, begin + lo, begin + hi);
-      } else if (m > out.tile) {
-        rs_append(out.big, out.big_count, out.big_cap, begin + lo, begin + hi);
-      } else {
-        rs_append(out.local, out.local_count, out.local_cap, begin + lo, begin + hi);
+                            const rs_outputs& out, rs_classify_storage<NB>& s) {
+  static_assert(THREADS % 32 == 0, "whole warps");
+  constexpr int words = rs_classify_storage<NB>::words;
+  const auto start = [&](int b) { return b < NB ? starts[b] : size; };
+  const auto large = [&](int b) { return start(b + 1) - start(b) > out.max_segment; };
+  for (int first = 0; first < NB; first += THREADS) {
+    const int b = first + static_cast<int>(threadIdx.x);
+    const std::int64_t lo = start(b), hi = start(b + 1), m = hi - lo;  // past NB: empty
+    const bool equal = (b & 1) != 0, is_large = m > out.max_segment;
+    const bool done = equal && m > 0 && (is_large || (large(b - 1) && large(b + 1)));
+    rs_append_warp(out.copies, out.copy_count, out.copy_cap, done && !out.output_is_final,
+                   begin + lo, begin + hi);
+    rs_append_warp(out.big, out.big_count, out.big_cap, is_large && !equal && m > out.tile,
+                   begin + lo, begin + hi);
+    rs_append_warp(out.local, out.local_count, out.local_cap, is_large && !equal && m <= out.tile,
+                   begin + lo, begin + hi);
+    const unsigned small = __ballot_sync(~0u, m > 0 && !is_large && !done);
+    if (threadIdx.x % 32 == 0 && b < NB) s.small_buckets[b / 32] = small;
+  }
+  __syncthreads();
+  if (threadIdx.x >= 32) return;
+  const int lane = static_cast<int>(threadIdx.x);
+  const auto next_small = [&](int b) {  // the first small bucket >= b, or NB
+    for (int w0 = b / 32; w0 < words; w0 += 32) {
+      const int w = w0 + lane;
+      unsigned bits = w < words ? s.small_buckets[w] : 0u;
+      if (w == b / 32) bits &= ~0u << (b % 32);
+      const unsigned found = __ballot_sync(~0u, bits != 0);
+      if (found != 0) {
+        const int src = __ffs(found) - 1;
+        return (w0 + src) * 32 + __ffs(__shfl_sync(~0u, bits, src)) - 1;
       }
     }
+    return NB;
+  };
+  const auto group_end = [&](int b) {  // the largest e with start(e) - start(b) <= G
+    const std::int64_t limit = start(b) + out.max_group;
+    int e = b + 1;
+    for (int first = b + 2; first <= NB; first += 32) {
+      const int candidate = first + lane;
+      const unsigned fits = __ballot_sync(~0u, candidate <= NB && start(candidate) <= limit);
+      if (fits != 0) e = first + 31 - __clz(fits);  // fits is a prefix of the lanes
+      if (fits != ~0u) break;
+    }
+    return e;
+  };
+  int groups = 0;
+  for (int b = next_small(0); b < NB; ++groups) {
+    const int e = group_end(b);
+    if (lane == 0) {
+      s.group_first[groups] = static_cast<unsigned short>(b);
+      s.group_last[groups] = static_cast<unsigned short>(e - 1);
+    }
+    b = next_small(e);
   }
-  flush();
+  __syncwarp();
+  if (groups == 0) return;
+  int first = 0;
+  if (lane == 0) first = atomicAdd(out.group_count, groups);
+  first = __shfl_sync(~0u, first, 0);
+  for (int g = lane; g < groups; g += 32) {
+    const std::int64_t i = std::int64_t(first) + g;
+    if (i < out.group_cap) {  // never false: cap is the worst case of randomized_sample_plan
+      out.groups.begin[i] = begin + start(s.group_first[g]);
+      out.groups.end[i] = begin + start(s.group_last[g] + 1);
+    }
+  }
 }
 
 // ---- shared memory ------------------------------------------------------------------------
@@ -182,6 +256,7 @@ using rs_sample_storage = block::ragged_bitonic_sort_storage<Key, no_value, THRE
 template <class Key, class Value, int THREADS, int ITEMS, int SAMPLE_ITEMS, int LOG_K>
 struct rs_local_storage {
   block::splitter_tree<Key, LOG_K> tree;
+  rs_classify_storage<(1 << (LOG_K + 1)) - 1> classify;
   union {
     rs_sample_storage<Key, THREADS, SAMPLE_ITEMS> sample;
     rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K> partition;
@@ -500,12 +575,13 @@ __global__ void __launch_bounds__(THREADS)
                        const std::int64_t* offsets, rs_outputs out) {
   constexpr int nb = NB;
   __shared__ std::int64_t starts[nb];
+  __shared__ rs_classify_storage<nb> scratch;
   const int segments = *big_count;
   for (int seg = blockIdx.x; seg < segments; seg += gridDim.x) {
     const std::int64_t* row = offsets + rows[seg] * nb;
     for (int j = threadIdx.x; j < nb; j += THREADS) starts[j] = row[j] - row[0];
     __syncthreads();
-    if (threadIdx.x == 0) rs_classify<nb>(big.begin[seg], big.end[seg] - big.begin[seg], starts, out);
+    rs_classify<THREADS, nb>(big.begin[seg], big.end[seg] - big.begin[seg], starts, out, scratch);
     __syncthreads();
   }
 }
@@ -536,7 +612,7 @@ __global__ void __launch_bounds__(THREADS)
     for (int j = threadIdx.x; j < nb; j += THREADS) p.base[j] = begin + p.segment_start[j];
     __syncthreads();
     rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, tree, p, cmp);
-    if (threadIdx.x == 0) rs_classify<nb>(begin, count, p.segment_start, out);
+    rs_classify<THREADS, nb>(begin, count, p.segment_start, out, s.classify);
     __syncthreads();
   }
 }
@@ -696,7 +772,8 @@ struct randomized_sample_layout {
   randomized_sample_layout(int log_k, std::int64_t n)
       : log_buckets(log_k),
         nb((2 << log_k) - 1),
-        bounds(randomized_sample_plan(n, device::max_segment_items<Key, Value>(), 1 << log_k,
+        bounds(randomized_sample_plan(n, device::max_segment_items<Key, Value>(),
+                                      tuning::max_group, 1 << log_k,
                                       tuning::chunk, tuning::target_tiles, tuning::max_chunks,
                                       tuning::spare_levels)),
         group_cap((bounds.levels > 0 ? bounds.levels : 1) * bounds.groups),
@@ -817,8 +894,8 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   // the rest (never for random splitters) by the overflow kernel, which loops to the count.
   // Most groups come from the last planned level, which writes to A when its index is odd.
   const int last_planned_in_a = (planned - 1) % 2 == 1 ? 1 : 0;
-  const std::int64_t expected_main = 2 * (n / max_segment) + 16;
-  const std::int64_t expected_other = n / (4 * max_segment) + 16;
+  const std::int64_t expected_main = 2 * (n / tuning::max_group) + 16;
+  const std::int64_t expected_other = n / (4 * tuning::max_group) + 16;
   const std::int64_t expected[2] = {
       std::min<std::int64_t>(plan.group_cap, last_planned_in_a ? expected_main : expected_other),
       std::min<std::int64_t>(plan.group_cap, last_planned_in_a ? expected_other : expected_main)};
@@ -856,6 +933,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
                          plan.copy_cap,
                          bounds.tile,
                          max_segment,
+                         tuning::max_group,
                          output_is_final};
     if (cudaError_t e = cudaMemsetAsync(counters + (next == 0 ? rs_big0 : rs_big1), 0, 2 * sizeof(int), stream))
       return e;
