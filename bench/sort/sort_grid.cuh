@@ -1,7 +1,7 @@
 // bench/sort/sort_grid.cuh — the inputs bench_sort measures every sort on, and how a gpusort
 // policy is registered on them (DESIGN.md §5): uniform u32, u64, u32:u32 pairs and 16-byte
 // keys at 2^10, 2^14, 2^16, 2^20, 2^24 and 2^28 (2^27 for 16-byte keys; 2^14 is the largest
-// n policy::merge sorts in one launch), u64 keys also at 2^25 to 2^27, and u32 keys over
+// n policy::merge sorts in one launch), u32 and u64 keys also at 2^21 to 2^27, and u32 keys over
 // every distribution at 2^24. Each policy registers from a translation unit of its own
 // (bench/sort/<policy>.cu), so that the heavy instantiations compile in parallel.
 #pragma once
@@ -47,7 +47,7 @@ void for_each_sort_input(Visitor&& visit) {
                                                   distribution::uniform);
   }
   // Where merge and randomized_sample cross over for 4- and 8-byte keys (detail/automatic.cuh).
-  for (int e : {25, 26, 27}) {
+  for (int e : {21, 22, 23, 25, 26, 27}) {
     visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << e,
                                                              distribution::uniform);
     visit.template apply<std::uint64_t, void, gpusort::less>(std::int64_t(1) << e,

@@ -118,8 +118,8 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
       CHECK(bytes == (n >= from ? std::max(merge_only, randomized_bytes(key, n)) : merge_only));
     }
   };
-  check_keys(std::uint32_t{}, std::int64_t(1) << 26);
-  check_keys(std::uint64_t{}, std::int64_t(1) << 25);
+  check_keys(std::uint32_t{}, std::int64_t(1) << 24);
+  check_keys(std::uint64_t{}, std::int64_t(1) << 24);
   // Pairs, and keys of other sizes, are always merge's.
   for (std::int64_t n : {std::int64_t(1025), (std::int64_t(1) << 26) + 3}) {
     CAPTURE(n);

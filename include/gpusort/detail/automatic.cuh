@@ -1,25 +1,19 @@
 // gpusort/detail/automatic.cuh — policy::automatic: the built policy measured fastest.
 //
-// The choice is made from the measurements in bench/RESULTS.md (run 16, H100 and H200, one
-// process each with CUB; u32, u64, u32:u32 and 16-byte keys from 2^10 to 2^28, u32 keys over
-// every distribution at 2^24). policy::merge is the fastest of the four single-GPU
-// policies, or within 10 % of it, everywhere but for large inputs of 4- and 8-byte keys
-// without values, where policy::randomized_sample leads since its tree walk was batched
-// (run 16). Uniform keys, median ms, merge / randomized_sample:
-//             H100                       H200
-//   u32 2^25  2.20 / 2.35  2^26 4.41 / 4.02  |  2.02 / 2.25  4.01 / 4.00
-//   u32 2^28  18.8 / 16.2                     |  17.0 / 15.9
-//   u64 2^24  1.99 / 2.11  2^25 3.86 / 3.47  |  1.77 / 2.01  3.39 / 3.38
-//   u64 2^28  33.0 / 25.7                     |  28.7 / 25.4
-// So those keys switch at 2^26 (4 bytes) and 2^25 (8 bytes), where the two are level on the
-// H200 and randomized_sample leads by 9-10 % on the H100; the same sizes serve both devices.
-// randomized_sample is not stable, so it is chosen only where ties are invisible
+// The choice is made from the measurements in bench/RESULTS.md (run 17, H100, one process
+// with CUB; u32, u64, u32:u32 and 16-byte keys from 2^10 to 2^28, u32 keys over every
+// distribution at 2^24). policy::merge is the fastest of the four single-GPU policies, or
+// within 10 % of it, everywhere but for large inputs of 4- and 8-byte keys without values,
+// where policy::randomized_sample leads since its classification runs in parallel (run 17).
+// Uniform keys, median ms, merge / randomized_sample, H100:
+//   u32 2^23  0.605 / 0.708   2^24  1.12 / 1.09   2^25  2.13 / 1.86   2^28  18.3 / 14.3
+//   u64 2^23  1.05 / 1.08     2^24  1.95 / 1.74   2^25  3.77 / 2.97   2^28  32.4 / 22.9
+// and at 2^24 randomized_sample is at least as fast as merge on every distribution, twice as
+// fast on all-equal and few-distinct keys (its equality buckets). So both sizes switch at
+// 2^24. randomized_sample is not stable, so it is chosen only where ties are invisible
 // (ties_are_identical: equal keys are the same bits) and automatic stays stable as merge
 // is. The size query cannot see the comparator, so for those keys and sizes it asks for the
 // larger of the two policies' temp storage.
-// Not chosen from the measurements: randomized_sample is 1.8-2x faster on u32 keys with few
-// distinct values at 2^24, but telling those inputs apart would cost a pass and a host
-// synchronisation before the sort.
 #pragma once
 
 #include <gpusort/detail/algorithm.cuh>
@@ -40,8 +34,7 @@ namespace detail {
 template <class Key, class Value>
 constexpr std::int64_t automatic_randomized_from() {
   if constexpr (has_values<Value>) return 0;
-  else if constexpr (sizeof(Key) == 4) return std::int64_t(1) << 26;
-  else if constexpr (sizeof(Key) == 8) return std::int64_t(1) << 25;
+  else if constexpr (sizeof(Key) == 4 || sizeof(Key) == 8) return std::int64_t(1) << 24;
   else return 0;
 }
 
