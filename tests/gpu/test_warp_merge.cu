@@ -1,12 +1,15 @@
 // GPU tests of the warp blocks of GPU-Warpsort: warp::load_blocked / store_blocked (the
 // barrier-free tile I/O) and warp::merge_runs (the t-item bitonic buffer merge), against
-// plain host references, keys only and with values travelling with their keys.
+// plain host references, keys only and with values travelling with their keys; and
+// warp::merge_path (the merge passes' partition) against thread::merge_path.
 #include "common/bits.cuh"
 #include "common/catch.hpp"
 #include "common/device_buffer.cuh"
 #include "common/key_types.cuh"
 
 #include <gpusort/compare.cuh>
+#include <gpusort/thread/merge_path.cuh>
+#include <gpusort/warp/merge_path.cuh>
 #include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/tile_io.cuh>
 
@@ -161,6 +164,49 @@ void run_merge_runs(Compare cmp, const std::vector<std::pair<long long, long lon
   }
 }
 
+// Warp w: the co-rank of diagonals[w] in the merge of a and b, every lane's answer (each
+// lane writes its own slot, so a lane that disagreed would show).
+template <class Key, class Compare>
+__global__ void merge_path_kernel(const Key* a, long long a_count, const Key* b, long long b_count,
+                                  const long long* diagonals, int count, long long* co_ranks,
+                                  Compare cmp) {
+  const int w = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
+  if (w >= count) return;
+  co_ranks[w * 32 + threadIdx.x % 32] = gpusort::warp::merge_path(a, a_count, b, b_count, diagonals[w], cmp);
+}
+
+// Every diagonal of the merge of two sorted runs of the given lengths (keys from `distinct`
+// values: many ties when few), searched by a warp each and compared with
+// thread::merge_path on the host.
+template <class Key, class Compare>
+void run_merge_path(long long a_count, long long b_count, int distinct, Compare cmp) {
+  CAPTURE(a_count, b_count, distinct);
+  std::vector<Key> a = make_keys<Key>(static_cast<std::size_t>(a_count), distinct, 11);
+  std::vector<Key> b = make_keys<Key>(static_cast<std::size_t>(b_count), distinct, 12);
+  std::sort(a.begin(), a.end(), cmp);
+  std::sort(b.begin(), b.end(), cmp);
+  std::vector<long long> diagonals;
+  const long long total = a_count + b_count;
+  const long long step = total > 3000 ? total / 1500 : 1;  // about 1500 diagonals, ends included
+  for (long long d = 0; d <= total; d += step) diagonals.push_back(d);
+  if (diagonals.back() != total) diagonals.push_back(total);
+  const int count = static_cast<int>(diagonals.size());
+  device_buffer<Key> d_a(a), d_b(b);
+  device_buffer<long long> d_diagonals(diagonals), d_co_ranks(std::int64_t(count) * 32);
+  merge_path_kernel<<<(count * 32 + 127) / 128, 128>>>(d_a.data(), a_count, d_b.data(), b_count,
+                                                       d_diagonals.data(), count,
+                                                       d_co_ranks.data(), cmp);
+  CUDA_REQUIRE(cudaDeviceSynchronize());
+  const std::vector<long long> co_ranks = d_co_ranks.to_host();
+  int wrong = 0;
+  for (int w = 0; w < count; ++w) {
+    const long long want = gpusort::thread::merge_path(a.data(), a_count, b.data(), b_count,
+                                                       diagonals[w], cmp);
+    for (int lane = 0; lane < 32; ++lane) wrong += co_ranks[w * 32 + lane] != want;
+  }
+  CHECK(wrong == 0);
+}
+
 // Lengths around the buffer half t/2 = 16*M: empty runs, ragged last blocks, one run much
 // longer than the other, both multiples of t/2.
 template <int M>
@@ -189,4 +235,15 @@ TEST_CASE("warp::merge_runs merges two sorted runs", "[warp][sanitize]") {
   run_merge_runs<8, float, std::uint64_t>(gpusort::total_less{}, awkward_lengths<8>(), distinct);
   run_merge_runs<4, key16, value16>(key16_less{}, awkward_lengths<4>(), distinct);
   run_merge_runs<2, key12, std::uint32_t>(key12_less{}, awkward_lengths<2>(), distinct);
+}
+
+TEST_CASE("warp::merge_path finds thread::merge_path's co-rank on every diagonal", "[warp][sanitize]") {
+  const int distinct = GENERATE(0, 3, 1);
+  for (const auto& [a_count, b_count] :
+       std::vector<std::pair<long long, long long>>{{0, 0}, {0, 40}, {40, 0}, {1, 1}, {32, 33},
+                                                    {33, 32}, {1000, 7}, {7, 1000},
+                                                    {100000, 70001}}) {
+    run_merge_path<std::uint32_t>(a_count, b_count, distinct, gpusort::less{});
+    run_merge_path<key16>(a_count, b_count, distinct, key16_less{});
+  }
 }
