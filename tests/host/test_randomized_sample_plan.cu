@@ -153,29 +153,34 @@ TEST_CASE("splitter_sample_rank: every a-th sample, the last splitter inside the
   CHECK(splitter_sample_rank(510, 8) < 512 * 8);
 }
 
-TEST_CASE("rs_table_order: a bijection; an exclusive scan in its order gives each segment's "
-          "buckets contiguously, tiles in order") {
+TEST_CASE("rs_table_index: a bijection onto each segment's entries; an exclusive scan in "
+          "index order gives each segment's buckets contiguously, tiles in order") {
   std::mt19937_64 rng(3);
   for (int trial = 0; trial < 50; ++trial) {
     const int nb = 1 + static_cast<int>(rng() % 9);
     const int segments = static_cast<int>(rng() % 6);
     std::vector<std::int64_t> rows{0};
     for (int s = 0; s < segments; ++s) rows.push_back(rows.back() + 1 + static_cast<std::int64_t>(rng() % 5));
-    const std::int64_t max_rows = rows.back() + static_cast<std::int64_t>(rng() % 4);
-    const rs_table_order order{rows.data(), &segments, nb};
-    std::vector<int> counts(max_rows * nb);
+    const std::int64_t entries = rows.back() * nb;
+    std::vector<int> counts(entries);  // row-major, what each tile's histogram counted
     for (auto& c : counts) c = static_cast<int>(rng() % 7);
-    std::vector<std::int64_t> offsets(max_rows * nb, -1);
-    std::vector<bool> hit(max_rows * nb, false);
+    std::vector<int> table(entries, -1);  // written the way the histogram kernel writes
+    for (int s = 0; s < segments; ++s) {
+      for (std::int64_t t = rows[s]; t < rows[s + 1]; ++t) {
+        for (int b = 0; b < nb; ++b) {
+          const std::int64_t i = rs_table_index(rows[s], rows[s + 1] - rows[s], t, b, nb);
+          REQUIRE(i >= rows[s] * nb);
+          REQUIRE(i < rows[s + 1] * nb);
+          REQUIRE(table[i] == -1);
+          table[i] = counts[t * nb + b];
+        }
+      }
+    }
+    std::vector<std::int64_t> offsets(entries);
     std::int64_t sum = 0;
-    for (std::int64_t c = 0; c < max_rows * nb; ++c) {
-      const std::int64_t i = order(c);
-      REQUIRE(i >= 0);
-      REQUIRE(i < max_rows * nb);
-      REQUIRE(!hit[i]);
-      hit[i] = true;
-      offsets[i] = sum;
-      sum += c < rows.back() * nb ? counts[i] : 0;
+    for (std::int64_t c = 0; c < entries; ++c) {
+      offsets[c] = sum;
+      sum += table[c];
     }
     // Within segment s, relative to its first entry: bucket b of tile t starts after all
     // of buckets < b and the tiles before t of bucket b.
@@ -187,7 +192,7 @@ TEST_CASE("rs_table_order: a bijection; an exclusive scan in its order gives eac
           for (std::int64_t t2 = rows[s]; t2 < rows[s + 1]; ++t2)
             for (int b2 = 0; b2 < nb; ++b2)
               if (b2 < b || (b2 == b && t2 < t)) expect += counts[t2 * nb + b2];
-          CHECK(offsets[t * nb + b] - first == expect);
+          CHECK(offsets[rs_table_index(rows[s], rows[s + 1] - rows[s], t, b, nb)] - first == expect);
         }
       }
     }

@@ -100,28 +100,16 @@ __host__ __device__ constexpr int splitter_sample_rank(int q, int oversampling) 
   return (q + 1) * oversampling - 1;
 }
 
-// Phase 3: bucket_offsets' column-major order, inside each big segment: the scan runs over
-// (segment, bucket, tile), so segment s's bucket b is contiguous, its tiles in order.
-// Entry c of that order is row-major entry (tile, bucket) of the table; entries past the
-// segments' rows (the table is sized for the worst case) map to themselves and read 0.
-struct rs_table_order {
-  const std::int64_t* rows;
-  const int* big_count;
-  int nb;
-  __host__ __device__ std::int64_t operator()(std::int64_t c) const {
-    const int segments = *big_count;
-    if (c >= rows[segments] * nb) return c;
-    int lo = 0, hi = segments - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (rows[mid] * nb <= c) lo = mid; else hi = mid - 1;
-    }
-    const std::int64_t tiles = rows[lo + 1] - rows[lo];
-    const std::int64_t within = c - rows[lo] * nb;
-    const std::int64_t bucket = within / tiles;
-    return (rows[lo] + within - bucket * tiles) * nb + bucket;
-  }
-};
+// Phase 3's table is kept in the order its scan runs, so that the scan is one contiguous
+// pass: inside each big segment bucket-major (bucket_offsets' column-major order), so that
+// the exclusive scan gives segment s's bucket b contiguously, its tiles in order; the
+// segments one after another. The entry of (row, bucket) for the segment whose rows are
+// [first_row, first_row + segment_rows).
+__host__ __device__ constexpr std::int64_t rs_table_index(std::int64_t first_row,
+                                                          std::int64_t segment_rows,
+                                                          std::int64_t row, int bucket, int nb) {
+  return first_row * nb + bucket * segment_rows + (row - first_row);
+}
 
 }  // namespace detail
 }  // namespace gpusort

@@ -8,9 +8,9 @@
 //            every a-th is a splitter, kept as block::splitter_tree in shared memory;
 //   phase 2  per-tile bucket histograms (find_bucket_with_equality: keys equal to a
 //            splitter go to an equality bucket that is never split again);
-//   phase 3  the prefix sum over the tiles × buckets table, every segment's table on its own
-//            (detail::segmented_table_offsets: bucket_offsets' column-major order inside each
-//            segment);
+//   phase 3  the prefix sum over the tiles × buckets table, which phase 2 writes in the
+//            scan's order (rs_table_index: bucket_offsets' column-major order inside each
+//            segment), so one contiguous scan serves every segment;
 //   phase 4  scatter: per-warp ranks (__match_any_sync, deterministic: the same input gives
 //            the same order), staged by bucket in shared memory so the writes are coalesced,
 //            at the global offsets of phase 3.
@@ -53,7 +53,6 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cuda_runtime_api.h>
@@ -516,17 +515,22 @@ __global__ void __launch_bounds__(THREADS)
     __syncthreads();
     rs_histogram<THREADS, ITEMS>(keys + begin, count, s.tree, s.total, cmp);
     __syncthreads();
-    for (int j = threadIdx.x; j < nb; j += THREADS) counts[row * nb + j] = s.total[j];
+    const std::int64_t first_row = rows[seg], segment_rows = rows[seg + 1] - first_row;
+    for (int j = threadIdx.x; j < nb; j += THREADS)
+      counts[rs_table_index(first_row, segment_rows, row, j, nb)] = s.total[j];
     __syncthreads();
   }
 }
 
-// Phase 3: the scan over the table in rs_table_order (randomized_sample_plan.cuh).
+// Phase 3: the scan over the table, in its own order (rs_table_index). The table is sized
+// for the worst case; entries past this level's rows read 0.
 struct rs_table_count {
-  rs_table_order order;
   const int* counts;
-  __host__ __device__ std::int64_t operator()(std::int64_t c) const {
-    return c < order.rows[*order.big_count] * order.nb ? counts[order(c)] : 0;
+  const std::int64_t* rows;
+  const int* big_count;
+  int nb;
+  __device__ std::int64_t operator()(std::int64_t c) const {
+    return c < rows[*big_count] * nb ? counts[c] : 0;
   }
 };
 
@@ -534,11 +538,9 @@ inline cudaError_t rs_table_offsets(void* temp, std::size_t& bytes, const int* c
                                     std::int64_t* offsets, const std::int64_t* rows,
                                     const int* big_count, int nb, std::int64_t max_rows,
                                     cudaStream_t stream) {
-  const rs_table_order order{rows, big_count, nb};
-  const thrust::counting_iterator<std::int64_t> index(0);
-  const auto in = thrust::make_transform_iterator(index, rs_table_count{order, counts});
-  const auto out = thrust::make_permutation_iterator(offsets, thrust::make_transform_iterator(index, order));
-  return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, max_rows * nb, stream);
+  const auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                  rs_table_count{counts, rows, big_count, nb});
+  return cub::DeviceScan::ExclusiveSum(temp, bytes, in, offsets, max_rows * nb, stream);
 }
 
 // Phase 4 for the tiles of big segments.
@@ -559,9 +561,11 @@ __global__ void __launch_bounds__(THREADS)
     const std::int64_t begin = segment_begin + (row - rows[seg]) * tile;
     const std::int64_t count = min(tile, big.end[seg] - begin);
     s.tree.template load<THREADS>(splitters + static_cast<std::int64_t>(seg) * ((1 << LOG_K) - 1));
-    const std::int64_t first = offsets[rows[seg] * nb];
+    const std::int64_t first_row = rows[seg], segment_rows = rows[seg + 1] - first_row;
+    const std::int64_t first = offsets[first_row * nb];
     for (int j = threadIdx.x; j < nb; j += THREADS)
-      s.partition.base[j] = segment_begin + offsets[row * nb + j] - first;
+      s.partition.base[j] =
+          segment_begin + offsets[rs_table_index(first_row, segment_rows, row, j, nb)] - first;
     __syncthreads();
     rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, s.tree,
                                s.partition, cmp);
@@ -578,8 +582,10 @@ __global__ void __launch_bounds__(THREADS)
   __shared__ rs_classify_storage<nb> scratch;
   const int segments = *big_count;
   for (int seg = blockIdx.x; seg < segments; seg += gridDim.x) {
-    const std::int64_t* row = offsets + rows[seg] * nb;
-    for (int j = threadIdx.x; j < nb; j += THREADS) starts[j] = row[j] - row[0];
+    const std::int64_t first_row = rows[seg], segment_rows = rows[seg + 1] - first_row;
+    const std::int64_t first = offsets[first_row * nb];
+    for (int j = threadIdx.x; j < nb; j += THREADS)
+      starts[j] = offsets[rs_table_index(first_row, segment_rows, first_row, j, nb)] - first;
     __syncthreads();
     rs_classify<THREADS, nb>(big.begin[seg], big.end[seg] - big.begin[seg], starts, out, scratch);
     __syncthreads();
