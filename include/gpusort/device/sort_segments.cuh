@@ -49,17 +49,20 @@ constexpr int segment_items_fitting() {
     return segment_items_fitting<Key, Value, THREADS, LIMIT / 2>();
 }
 
-// The size classes, smallest first: (threads, items per thread). 32 items per thread is the
-// fastest bitonic shape measured (bench/RESULTS.md, block sort study).
+// The size classes, smallest first: (threads, items per thread). 32 keys per thread is the
+// fastest bitonic shape measured (bench/RESULTS.md, block sort study). Pairs take 16 per
+// thread and twice the threads, the same tiles: 32 keys and 32 values per thread need 255
+// registers and spill (ptxas, u32:u32).
 template <class Key, class Value>
 struct segment_sort_tuning {
-  static constexpr int max_items_per_thread = 32;
+  static constexpr int max_items_per_thread = has_values<Value> ? 16 : 32;
+  static constexpr int thread_scale = 32 / max_items_per_thread;
   static constexpr int tiny_threads = 32, tiny_items = 8;
   static constexpr int small_threads = 128, small_items = 8;
-  static constexpr int medium_threads = 128;
+  static constexpr int medium_threads = 128 * thread_scale;
   static constexpr int medium_items =
       segment_items_fitting<Key, Value, medium_threads, max_items_per_thread>();
-  static constexpr int large_threads = 256;
+  static constexpr int large_threads = 256 * thread_scale;
   static constexpr int large_items =
       segment_items_fitting<Key, Value, large_threads, max_items_per_thread>();
   static constexpr std::int64_t max_items = std::int64_t(large_threads) * large_items;
