@@ -460,13 +460,6 @@ struct deterministic_sample_setup {
   }
 };
 
-template <class Kernel>
-cudaError_t allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
-  if (bytes <= static_shared_limit) return cudaSuccess;
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              static_cast<int>(bytes));
-}
-
 template <bool HALF, class Key, class Value, class Compare>
 cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, Key* keys, Value* values,
                                               const std::int64_t* segment_offsets,

@@ -44,6 +44,7 @@
 #include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/randomized_sample_plan.cuh>
 #include <gpusort/detail/resident_grid.cuh>
+#include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/device/sort_segments.cuh>
 #include <gpusort/policy.cuh>
@@ -750,12 +751,6 @@ static __global__ void rs_init_kernel(rs_segments big, rs_segments local, int* c
 
 // ---- host side --------------------------------------------------------------------------------
 
-template <class Kernel>
-cudaError_t rs_allow_shared(Kernel kernel, std::size_t bytes) {
-  if (bytes <= static_shared_limit) return cudaSuccess;
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-}
-
 // Every size and array of one sort, from n and the policy alone.
 template <class Key, class Value>
 struct randomized_sample_layout {
@@ -873,12 +868,12 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   const auto local_kernel = rs_local_kernel<threads, items, sample_items, LOG_K, Key, Value, Compare>;
   const auto overflow_kernel = rs_overflow_groups_kernel<group_threads, group_items, Key, Value, Compare>;
   const auto fallback_kernel = rs_fallback_kernel<threads, fallback_items, Key, Value, Compare>;
-  if (cudaError_t e = rs_allow_shared(splitters_kernel, sizeof(sample_storage))) return e;
-  if (cudaError_t e = rs_allow_shared(histogram_kernel, sizeof(histogram_storage))) return e;
-  if (cudaError_t e = rs_allow_shared(scatter_kernel, sizeof(tile_storage))) return e;
-  if (cudaError_t e = rs_allow_shared(local_kernel, sizeof(local_storage))) return e;
-  if (cudaError_t e = rs_allow_shared(overflow_kernel, sizeof(group_storage))) return e;
-  if (cudaError_t e = rs_allow_shared(fallback_kernel, sizeof(fallback_storage))) return e;
+  if (cudaError_t e = allow_dynamic_shared(splitters_kernel, sizeof(sample_storage))) return e;
+  if (cudaError_t e = allow_dynamic_shared(histogram_kernel, sizeof(histogram_storage))) return e;
+  if (cudaError_t e = allow_dynamic_shared(scatter_kernel, sizeof(tile_storage))) return e;
+  if (cudaError_t e = allow_dynamic_shared(local_kernel, sizeof(local_storage))) return e;
+  if (cudaError_t e = allow_dynamic_shared(overflow_kernel, sizeof(group_storage))) return e;
+  if (cudaError_t e = allow_dynamic_shared(fallback_kernel, sizeof(fallback_storage))) return e;
   const auto classify_kernel = rs_classify_kernel<threads, nb>;
   const auto copy_kernel = rs_copy_kernel<threads, Key, Value>;
   unsigned splitters_grid, histogram_grid, scatter_grid, local_grid, classify_grid, fallback_grid,

@@ -7,6 +7,8 @@
 
 #include <gpusort/detail/padded_buffer.cuh>
 
+#include <cuda_runtime_api.h>
+
 #include <cstddef>
 
 namespace gpusort {
@@ -14,6 +16,18 @@ namespace detail {
 
 // What a block may declare statically, without opting in to more at launch.
 constexpr std::size_t static_shared_limit = 48 * 1024;
+
+// What a tile that opts in may take: two blocks still fit an SM of 228 KB (Hopper; Ampere's
+// A100 has 164 KB: one block).
+constexpr std::size_t opt_in_shared_budget = 112 * 1024;
+
+// Lets `kernel` launch with `bytes` of dynamic shared memory (a no-op up to the static limit).
+template <class Kernel>
+cudaError_t allow_dynamic_shared(Kernel kernel, std::size_t bytes) {
+  if (bytes <= static_shared_limit) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(bytes));
+}
 
 // Largest power of two <= limit items per thread whose tile of keys of `key_bytes` and
 // values of `value_bytes` (0: none), each in a padded_buffer, fits `budget` bytes.

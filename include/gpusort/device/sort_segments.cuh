@@ -35,15 +35,11 @@
 namespace gpusort {
 namespace detail {
 
-// Shared memory the largest size class may take: two blocks still fit an SM of 228 KB
-// (Hopper, Ampere's A100 has 164 KB: one block).
-constexpr std::size_t segment_sort_shared_budget = 112 * 1024;
-
 // The largest power of two <= LIMIT items per thread whose storage fits the budget.
 template <class Key, class Value, int THREADS, int LIMIT>
 constexpr int segment_items_fitting() {
   if constexpr (LIMIT == 1 ||
-                sizeof(block::sort_tile_storage<Key, Value, THREADS, LIMIT>) <= segment_sort_shared_budget)
+                sizeof(block::sort_tile_storage<Key, Value, THREADS, LIMIT>) <= opt_in_shared_budget)
     return LIMIT;
   else
     return segment_items_fitting<Key, Value, THREADS, LIMIT / 2>();
@@ -100,11 +96,7 @@ cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key
                                  std::int64_t smaller_tile, Compare cmp, cudaStream_t stream) {
   constexpr std::size_t bytes = sizeof(block::sort_tile_storage<Key, Value, THREADS, ITEMS>);
   const auto kernel = sort_segments_kernel<THREADS, ITEMS, Key, Value, Compare>;
-  if constexpr (bytes > static_shared_limit) {
-    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(bytes)))
-      return e;
-  }
+  if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
   // As many blocks as are resident at once, each looping over the segments: every class
   // scans all of them, and one block per segment would launch that many blocks per class,
   // most of them only to return.
