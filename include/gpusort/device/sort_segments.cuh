@@ -48,7 +48,9 @@ constexpr int segment_items_fitting() {
 // The size classes, smallest first: (threads, items per thread). 32 keys per thread is the
 // fastest bitonic shape measured (bench/RESULTS.md, block sort study). Pairs take 16 per
 // thread and twice the threads, the same tiles: 32 keys and 32 values per thread need 255
-// registers and spill (ptxas, u32:u32).
+// registers and spill (ptxas, u32:u32). Their medium class is bounded to two blocks per SM
+// (128 registers, no spills; 168 without the bound left one block of 8 warps per SM):
+// randomized_sample u32:u32 2^28 45.9 -> 43.5 ms; 512 x 8 instead measured 48.8 (run 18).
 template <class Key, class Value>
 struct segment_sort_tuning {
   static constexpr int max_items_per_thread = has_values<Value> ? 16 : 32;
@@ -58,20 +60,22 @@ struct segment_sort_tuning {
   static constexpr int medium_threads = 128 * thread_scale;
   static constexpr int medium_items =
       segment_items_fitting<Key, Value, medium_threads, max_items_per_thread>();
+  static constexpr int medium_min_blocks = has_values<Value> ? 2 : 1;
   static constexpr int large_threads = 256 * thread_scale;
   static constexpr int large_items =
       segment_items_fitting<Key, Value, large_threads, max_items_per_thread>();
   static constexpr std::int64_t max_items = std::int64_t(large_threads) * large_items;
 };
 
-template <int THREADS, int ITEMS>
+// MIN_BLOCKS: resident blocks per SM the compiler must allow (__launch_bounds__).
+template <int THREADS, int ITEMS, int MIN_BLOCKS = 1>
 struct tile_shape {
-  static constexpr int threads = THREADS, items = ITEMS;
+  static constexpr int threads = THREADS, items = ITEMS, min_blocks = MIN_BLOCKS;
 };
 
 // One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
-template <int THREADS, int ITEMS, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(THREADS)
+template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sort_segments_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                          Value* values_out, const std::int64_t* begins, const std::int64_t* ends,
                          std::int64_t num_segments, std::int64_t smaller_tile, Compare cmp) {
@@ -89,13 +93,13 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class Compare>
 cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key* keys_out,
                                  Value* values_out, const std::int64_t* begins,
                                  const std::int64_t* ends, std::int64_t num_segments,
                                  std::int64_t smaller_tile, Compare cmp, cudaStream_t stream) {
   constexpr std::size_t bytes = sizeof(block::sort_tile_storage<Key, Value, THREADS, ITEMS>);
-  const auto kernel = sort_segments_kernel<THREADS, ITEMS, Key, Value, Compare>;
+  const auto kernel = sort_segments_kernel<THREADS, ITEMS, MIN_BLOCKS, Key, Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
   // As many blocks as are resident at once, each looping over the segments: every class
   // scans all of them, and one block per segment would launch that many blocks per class,
@@ -130,7 +134,8 @@ cudaError_t sort_segments(const Key* keys_in, const Value* values_in, Key* keys_
   constexpr std::int64_t large = tuning::max_items;
   const auto launch = [&](auto shape, std::int64_t smaller_tile) {
     using class_shape = decltype(shape);
-    return detail::launch_segment_class<class_shape::threads, class_shape::items>(
+    return detail::launch_segment_class<class_shape::threads, class_shape::items,
+                                        class_shape::min_blocks>(
         keys_in, values_in, keys_out, values_out, begins, ends, num_segments, smaller_tile, cmp,
         stream);
   };
@@ -141,7 +146,9 @@ cudaError_t sort_segments(const Key* keys_in, const Value* values_in, Key* keys_
   // Key types too large for a bigger tile make the upper classes collapse; skip repeats.
   if constexpr (medium > small) {
     if (cudaError_t e =
-            launch(detail::tile_shape<tuning::medium_threads, tuning::medium_items>{}, small))
+            launch(detail::tile_shape<tuning::medium_threads, tuning::medium_items,
+                                      tuning::medium_min_blocks>{},
+                   small))
       return e;
   }
   if constexpr (large > medium && large > small) {
