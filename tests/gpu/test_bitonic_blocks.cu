@@ -22,7 +22,9 @@ namespace {
 using gpusort::detail::no_value;
 using namespace gpusort_test;
 
-enum class fill { random_bits, three_distinct, all_equal };
+// top_ties: random bits, and every 97th key a copy of the one that sorts last, so that a
+// ragged tile's largest key ties a few times (the set-aside path of the ragged sort).
+enum class fill { random_bits, three_distinct, all_equal, top_ties };
 
 // Random bit patterns: floats then include NaNs of both signs, ±0, ±inf and subnormals,
 // which total_less must order like any other key.
@@ -40,7 +42,8 @@ std::vector<Key> make_keys(std::size_t n, fill f, std::uint64_t seed) {
   std::vector<Key> keys(n);
   for (auto& k : keys) {
     switch (f) {
-      case fill::random_bits: k = random_key(); break;
+      case fill::random_bits:
+      case fill::top_ties: k = random_key(); break;
       case fill::three_distinct: k = pool[rng() % 3]; break;
       case fill::all_equal: k = pool[0]; break;
     }
@@ -184,7 +187,11 @@ void run_warp_sort(Compare cmp, fill f, bool descending) {
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 void run_block_sort(Compare cmp, fill f, long long n) {
   constexpr int tile = THREADS * ITEMS;
-  const auto input = make_keys<Key>(n, f, 7 + n);
+  auto input = make_keys<Key>(n, f, 7 + n);
+  if (f == fill::top_ties && n > 0) {
+    const Key top = *std::max_element(input.begin(), input.end(), cmp);
+    for (long long i = 0; i < n; i += 97) input[i] = top;
+  }
   const auto values = index_values<Value>(n);
   device_array<Key> d_keys(input);
   device_array<Value> d_values(values);
@@ -234,7 +241,7 @@ TEST_CASE("warp::bitonic_sort sorts each warp's items", "[warp][sanitize]") {
 }
 
 TEST_CASE("block::bitonic_sort sorts full and ragged tiles", "[block][sanitize]") {
-  const fill f = GENERATE(fill::random_bits, fill::three_distinct, fill::all_equal);
+  const fill f = GENERATE(fill::random_bits, fill::three_distinct, fill::all_equal, fill::top_ties);
   // Sizes around the 1024-item tile: single item, ragged last tiles, exact multiples.
   const long long n = GENERATE(0LL, 1LL, 2LL, 31LL, 33LL, 1023LL, 1024LL, 1025LL, 3000LL, 4096LL);
   CAPTURE(n);
@@ -249,7 +256,7 @@ TEST_CASE("block::bitonic_sort sorts full and ragged tiles", "[block][sanitize]"
 }
 
 TEST_CASE("block::bitonic_sort at the tile sizes the sorts use", "[block]") {
-  const fill f = GENERATE(fill::random_bits, fill::three_distinct);
+  const fill f = GENERATE(fill::random_bits, fill::three_distinct, fill::top_ties);
   const long long n = GENERATE(4096LL * 5, 4096LL * 5 - 1, 8192LL * 3 + 17);
   CAPTURE(n);
   run_block_sort<256, 8, std::uint32_t, std::uint32_t>(gpusort::less{}, f, n);

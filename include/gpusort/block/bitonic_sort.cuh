@@ -12,6 +12,9 @@
 // ragged_bitonic_sort_storage (room for a validity flag per slot), so callers that only sort
 // full tiles do not pay for it in shared memory. Keys alone whose ties are identical bits
 // (detail::ties_are_identical) need no flags: the padding becomes copies of the largest key.
+// Other tiles do the same after setting aside the few real items that tie with the largest
+// key (detail::largest_set_aside; the flags cost pairs 3x in sort_segments' 4K class); only
+// tiles with more such ties than the spare storage holds sort with the flags.
 //
 // Preconditions: THREADS a multiple of 32, THREADS and ITEMS powers of two; every thread
 // of the block calls; `storage` is shared memory, reusable once the call returns.
@@ -145,6 +148,104 @@ __device__ __forceinline__ void block_bitonic_sort(Key (&keys)[ITEMS], Value (&v
     block_merge_stage<THREADS>(keys, values, cmp, shared, block_size / 2, true);
 }
 
+// The real items of a ragged tile whose keys tie with its largest, kept aside in the part
+// of the ragged storage that the plain network leaves unused, while the tile sorts with
+// copies of the largest key as padding: padding and those items then fill the tile's end
+// in some order, and putting them back there sorts the tile. Ties at the top are rare
+// outside duplicate-heavy tiles; more than `capacity` of them take the flagged network.
+template <class Key, class Value, int THREADS, int ITEMS>
+struct largest_set_aside {
+  using plain = block::bitonic_sort_storage<Key, Value, THREADS, ITEMS>;
+  using ragged = block::bitonic_sort_storage<maybe<Key>, Value, THREADS, ITEMS>;
+  static constexpr int warps = THREADS / warp::lanes;
+  template <int CAPACITY>
+  struct slots {
+    int warp_counts[warps];
+    Key keys[CAPACITY];
+    Value values[CAPACITY];
+  };
+  static constexpr std::size_t offset = (sizeof(plain) + 15) / 16 * 16;
+  static constexpr std::size_t room = sizeof(ragged) > offset ? sizeof(ragged) - offset : 0;
+  static constexpr std::size_t item_bytes = sizeof(Key) + sizeof(Value);
+  static constexpr std::size_t slack = 16;  // alignment of the values after the keys
+  static constexpr std::size_t fitting =
+      room > sizeof(slots<1>) + slack ? (room - sizeof(slots<1>) - slack) / item_bytes + 1 : 0;
+  static constexpr int capacity = fitting < THREADS ? static_cast<int>(fitting) : THREADS;
+  using storage = slots<(capacity > 0 ? capacity : 1)>;
+
+  static __device__ __forceinline__ storage& in(ragged& shared) {
+    static_assert(capacity == 0 || offset + sizeof(storage) <= sizeof(ragged), "fits the ragged storage");
+    return *reinterpret_cast<storage*>(reinterpret_cast<unsigned char*>(&shared) + offset);
+  }
+};
+
+// The whole block: sorts a ragged tile as largest_set_aside says; false (nothing changed)
+// when more real items tie with the largest key than there is room for.
+template <int THREADS, int ITEMS, class Key, class Value, class Compare>
+__device__ __forceinline__ bool bitonic_sort_setting_aside_largest(
+    Key (&keys)[ITEMS], Value (&values)[ITEMS], int valid_items, Compare cmp,
+    block::bitonic_sort_storage<maybe<Key>, Value, THREADS, ITEMS>& storage) {
+  using aside_t = largest_set_aside<Key, Value, THREADS, ITEMS>;
+  if constexpr (aside_t::capacity == 0) {
+    return false;
+  } else {
+    auto& plain = reinterpret_cast<typename aside_t::plain&>(storage);
+    auto& aside = aside_t::in(storage);
+    const Key largest = block_largest<THREADS>(keys, cmp, plain.keys);  // padding holds item 0
+    const int lane = static_cast<int>(threadIdx.x) % warp::lanes;
+    const int warp_index = static_cast<int>(threadIdx.x) / warp::lanes;
+    unsigned ties = 0;  // bit r: item r is real and ties with the largest
+    int mine = 0;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const bool tie = static_cast<int>(threadIdx.x) * ITEMS + r < valid_items && !cmp(keys[r], largest);
+      ties |= static_cast<unsigned>(tie) << r;
+      mine += tie ? 1 : 0;
+    }
+    int inclusive = mine;  // over the warp's lanes, then the warps before: blocked order
+#pragma unroll
+    for (int d = 1; d < warp::lanes; d *= 2) {
+      const int below = __shfl_up_sync(~0u, inclusive, d);
+      if (lane >= d) inclusive += below;
+    }
+    if (lane == warp::lanes - 1) aside.warp_counts[warp_index] = inclusive;
+    __syncthreads();
+    int slot = inclusive - mine, tied = 0;
+#pragma unroll
+    for (int w = 0; w < aside_t::warps; ++w) {
+      const int count = aside.warp_counts[w];
+      slot += w < warp_index ? count : 0;
+      tied += count;
+    }
+    if (tied > aside_t::capacity) {
+      __syncthreads();  // warp_counts read by all before the flagged network's storage use
+      return false;
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      if ((ties >> r) & 1u) {
+        aside.keys[slot] = keys[r];
+        aside.values[slot] = values[r];
+        ++slot;
+      }
+      if (static_cast<int>(threadIdx.x) * ITEMS + r >= valid_items) keys[r] = largest;
+    }
+    __syncthreads();
+    block_bitonic_sort<THREADS>(keys, values, cmp, plain);
+    const int first_tie = valid_items - tied;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int position = static_cast<int>(threadIdx.x) * ITEMS + r;
+      if (position >= first_tie && position < valid_items) {
+        keys[r] = aside.keys[position - first_tie];
+        values[r] = aside.values[position - first_tie];
+      }
+    }
+    __syncthreads();
+    return true;
+  }
+}
+
 }  // namespace detail
 
 namespace block {
@@ -189,7 +290,8 @@ __device__ __forceinline__ void bitonic_sort(Key (&keys)[ITEMS], Value (&values)
     bitonic_sort<THREADS>(keys, values, cmp, plain);
   } else if constexpr (!detail::has_values<Value> && detail::ties_are_identical<Key, Compare>::value) {
     bitonic_sort_identical_ties<THREADS>(keys, valid_items, cmp, plain);
-  } else {
+  } else if (!detail::bitonic_sort_setting_aside_largest<THREADS>(keys, values, valid_items, cmp,
+                                                                 storage)) {
     detail::maybe<Key> tagged[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
