@@ -186,6 +186,7 @@ __device__ __forceinline__ bool bitonic_sort_setting_aside_largest(
     Key (&keys)[ITEMS], Value (&values)[ITEMS], int valid_items, Compare cmp,
     block::bitonic_sort_storage<maybe<Key>, Value, THREADS, ITEMS>& storage) {
   using aside_t = largest_set_aside<Key, Value, THREADS, ITEMS>;
+  static_assert(ITEMS <= 32, "a thread's ties are one bit per item of a 32-bit mask");
   if constexpr (aside_t::capacity == 0) {
     return false;
   } else {
