@@ -13,6 +13,8 @@
 // Cost: the steps above, each one comparison (two loads) per lane.
 #pragma once
 
+#include <gpusort/warp/partition_point.cuh>
+
 #include <cstdint>
 
 namespace gpusort {
@@ -22,28 +24,11 @@ template <class ItA, class ItB, class Compare>
 __device__ inline std::int64_t merge_path(ItA a, std::int64_t a_count, ItB b,
                                           std::int64_t b_count, std::int64_t diagonal,
                                           Compare cmp) {
-  const int lane = static_cast<int>(threadIdx.x % 32);
   // The co-rank is the first i in [lo, hi) whose a[i] follows its mirror b[diagonal-1-i]
   // (thread::merge_path's predicate, monotone along the diagonal), or hi if none does.
-  std::int64_t lo = diagonal > b_count ? diagonal - b_count : 0;
-  std::int64_t hi = diagonal < a_count ? diagonal : a_count;
-  const auto follows = [&](std::int64_t i) { return cmp(b[diagonal - 1 - i], a[i]); };
-  while (lo < hi) {
-    const std::int64_t width = hi - lo;
-    if (width <= 32) {  // every candidate probed: the first that follows is the co-rank
-      const unsigned after = __ballot_sync(~0u, lane < width && follows(lo + lane));
-      return after != 0 ? lo + __ffs(after) - 1 : hi;
-    }
-    // Probe j at lo + width·(j+1)/33: strictly inside [lo, hi), ascending with j.
-    const std::int64_t probe = lo + width * (lane + 1) / 33;
-    const unsigned after = __ballot_sync(~0u, follows(probe));
-    const int first = after != 0 ? __ffs(after) - 1 : 32;
-    const std::int64_t below = __shfl_sync(~0u, probe, first > 0 ? first - 1 : 0);
-    const std::int64_t at = __shfl_sync(~0u, probe, first < 32 ? first : 31);
-    if (first < 32) hi = at;
-    if (first > 0) lo = below + 1;
-  }
-  return lo;
+  const std::int64_t lo = diagonal > b_count ? diagonal - b_count : 0;
+  const std::int64_t hi = diagonal < a_count ? diagonal : a_count;
+  return partition_point(lo, hi, [&](std::int64_t i) { return cmp(b[diagonal - 1 - i], a[i]); });
 }
 
 }  // namespace warp
