@@ -13,13 +13,15 @@
 // is loaded into registers one step ahead (the decision needs only the maxima, which are
 // known), so a warp waits for memory once per run instead of once per step.
 //
-// No sentinel keys: a run's last block, when shorter than t/2, is padded with slots marked
-// invalid (detail::maybe, ordered after every real key by detail::valid_first); their key
-// is a copy of a real one, so `cmp` only sees real keys. Only the a_count + b_count real
-// items are written. Keys-only merges whose equal keys are identical bits
-// (detail::ties_are_identical: integers under less/greater, floats under total_less) pad
-// with copies of the largest real key instead and carry no flag: a padded copy written in
-// place of an equal real key is the same bits, and the buffer shuffles half the words.
+// No sentinel keys: a run's last block, when shorter than t/2, is padded with copies of the
+// largest key of both runs, so `cmp` only sees real keys, and only the a_count + b_count real
+// items are written. Where a padded copy could be written in place of a real item that ties
+// with it and be told apart from it (values beside the keys, or equal keys that are not the
+// same bits: !detail::ties_are_identical), the items tying with the largest key, which end
+// the runs, are first copied to the end of the output as they are (found by
+// warp::partition_point), and the rest merges with padding that follows all of it. (Padding
+// flagged invalid instead, as before, made every compare-exchange of pairs carry 12-byte items
+// and a compound comparator.)
 //
 // Preconditions: M >= 2 and a power of two (t >= 64, the paper's minimum for a busy warp);
 // a and b sorted under cmp (a strict weak ordering); out does not overlap the inputs; all
@@ -32,13 +34,12 @@
 
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/padded_buffer.cuh>
-#include <gpusort/detail/ragged.cuh>
 #include <gpusort/detail/ranked.cuh>
 #include <gpusort/warp/bitonic_merge.cuh>
+#include <gpusort/warp/partition_point.cuh>
 #include <gpusort/warp/shuffle.cuh>
 
 #include <cstdint>
-#include <type_traits>
 
 namespace gpusort {
 namespace warp {
@@ -56,26 +57,16 @@ namespace detail {
 
 // The buffer's item: a key with its validity flag, or the bare key where padding may be a
 // copy of the largest key (see the header comment).
-template <bool TAGGED, class Key>
-using merge_runs_item = std::conditional_t<TAGGED, maybe<Key>, Key>;
-
-template <bool TAGGED, class Key>
-__device__ __forceinline__ merge_runs_item<TAGGED, Key> merge_runs_make(const Key& key, bool valid) {
-  if constexpr (TAGGED) {
-    return {key, valid};
-  } else {
-    return key;
+// One warp copies count items (values alongside) from in to out.
+template <class Key, class Value>
+__device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_values,
+                                                std::int64_t count, Key* out, Value* out_values) {
+  for (std::int64_t i = threadIdx.x % 32; i < count; i += 32) {
+    out[i] = in[i];
+    if constexpr (has_values<Value>) out_values[i] = in_values[i];
   }
 }
 
-template <class Key>
-__device__ __forceinline__ const Key& merge_runs_key(const maybe<Key>& item) { return item.key; }
-template <class Key>
-__device__ __forceinline__ const Key& merge_runs_key(const Key& item) { return item; }
-
-// The next t/2 items of a run in registers, striped (lane l holds items l, l+32, ...):
-// loaded one step ahead, so that the global-memory latency overlaps a merge step instead
-// of stalling the warp after each decision. Slots past the run hold `filler`.
 template <class Key, class Value, int M>
 struct merge_runs_block {
   Key keys[M / 2];
@@ -101,14 +92,12 @@ __device__ __forceinline__ void merge_runs_load(const Key* keys, const Value* va
 
 // Moves a loaded block [next, next + t/2) of a run into one half of the buffer through the
 // warp's shared staging area (Fig. 5b: coalesced reads, reversed in shared memory): the
-// lower half ascending, the upper half reversed. Returns the block's largest item (invalid
+// lower half ascending, the upper half reversed. Returns the block's largest item (the padding
 // when the block is ragged). Lanes of the other half keep their registers (a select).
-template <int M, class Item, class Key, class Value>
-__device__ __forceinline__ Item merge_runs_fetch(const merge_runs_block<Key, Value, M>& block,
-                                                 std::int64_t count, std::int64_t next,
-                                                 bool upper, Item (&items)[M], Value (&vals)[M],
-                                                 warp::merge_runs_storage<Key, Value, M>& s) {
-  constexpr bool tagged = !std::is_same<Item, Key>::value;
+template <int M, class Key, class Value>
+__device__ __forceinline__ Key merge_runs_fetch(const merge_runs_block<Key, Value, M>& block,
+                                                bool upper, Key (&items)[M], Value (&vals)[M],
+                                                warp::merge_runs_storage<Key, Value, M>& s) {
   constexpr int half = 16 * M;
   const int lane = threadIdx.x % 32;
 #pragma unroll
@@ -124,22 +113,21 @@ __device__ __forceinline__ Item merge_runs_fetch(const merge_runs_block<Key, Val
 #pragma unroll
   for (int r = 0; r < M; ++r) {
     const int slot = base + r;
-    const int j = upper ? half - 1 - slot : slot;
-    const Item item = merge_runs_make<tagged>(s.keys[slot], next + j < count);
+    const Key item = s.keys[slot];
     items[r] = mine ? item : items[r];
     if constexpr (has_values<Value>) {
       const Value v = s.values[slot];
       vals[r] = mine ? v : vals[r];
     }
   }
-  const Item largest = merge_runs_make<tagged>(s.keys[upper ? 0 : half - 1], next + half - 1 < count);
+  const Key largest = s.keys[upper ? 0 : half - 1];
   __syncwarp();
   return largest;
 }
 
 // Writes the lower half of the buffer to out[0, min(t/2, remaining)).
-template <int M, class Item, class Key, class Value>
-__device__ __forceinline__ void merge_runs_emit(const Item (&items)[M], const Value (&vals)[M],
+template <int M, class Key, class Value>
+__device__ __forceinline__ void merge_runs_emit(const Key (&items)[M], const Value (&vals)[M],
                                                 Key* out, Value* out_values, std::int64_t remaining,
                                                 warp::merge_runs_storage<Key, Value, M>& s) {
   constexpr int half = 16 * M;
@@ -147,7 +135,7 @@ __device__ __forceinline__ void merge_runs_emit(const Item (&items)[M], const Va
   if (lane < 16) {
 #pragma unroll
     for (int r = 0; r < M; ++r) {
-      s.keys[lane * M + r] = merge_runs_key(items[r]);
+      s.keys[lane * M + r] = items[r];
       if constexpr (has_values<Value>) s.values[lane * M + r] = vals[r];
     }
   }
@@ -174,29 +162,37 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
                                            merge_runs_storage<Key, Value, M>& storage) {
   static_assert(M >= 2 && (M & (M - 1)) == 0, "the buffer holds 32*M items, M >= 2 a power of two");
   constexpr int half = 16 * M;
+  if (a_count + b_count <= 0) return;
+  // The padding: the largest key of both runs.
+  Key largest = a_count > 0 ? a[a_count - 1] : b[b_count - 1];
+  if (a_count > 0 && b_count > 0 && cmp(largest, b[b_count - 1])) largest = b[b_count - 1];
+  if constexpr (detail::has_values<Value> || !detail::ties_are_identical<Key, Compare>::value) {
+    const std::int64_t a_low = partition_point(0, a_count, [&](std::int64_t i) { return !cmp(a[i], largest); });
+    const std::int64_t b_low = partition_point(0, b_count, [&](std::int64_t i) { return !cmp(b[i], largest); });
+    const std::int64_t a_ties = a_count - a_low, first_tie = a_low + b_low;
+    constexpr bool values = detail::has_values<Value>;  // else null: no arithmetic on it
+    detail::merge_runs_copy(a + a_low, values ? a_values + a_low : a_values, a_ties,
+                            out + first_tie, values ? out_values + first_tie : out_values);
+    detail::merge_runs_copy(b + b_low, values ? b_values + b_low : b_values, b_count - b_low,
+                            out + first_tie + a_ties,
+                            values ? out_values + first_tie + a_ties : out_values);
+    a_count = a_low;
+    b_count = b_low;
+  }
   const std::int64_t total = a_count + b_count;
   if (total <= 0) return;
-  constexpr bool tagged = detail::has_values<Value> || !detail::ties_are_identical<Key, Compare>::value;
-  using item = detail::merge_runs_item<tagged, Key>;
-  using order_t = std::conditional_t<tagged, detail::valid_first<Compare>, Compare>;
-  const order_t order{cmp};
-  // Padding: any real key when flagged, else the largest key of both runs.
-  Key filler = a_count > 0 ? a[a_count - 1] : b[b_count - 1];
-  if constexpr (!tagged) {
-    if (a_count > 0 && b_count > 0 && cmp(filler, b[b_count - 1])) filler = b[b_count - 1];
-  }
-  item items[M];
+  Key items[M];
   Value vals[M];
   detail::merge_runs_block<Key, Value, M> next_a, next_b;
-  detail::merge_runs_load<M>(a, a_values, a_count, 0, filler, next_a);
-  detail::merge_runs_load<M>(b, b_values, b_count, 0, filler, next_b);
-  item a_max = detail::merge_runs_fetch<M>(next_a, a_count, 0, false, items, vals, storage);
-  item b_max = detail::merge_runs_fetch<M>(next_b, b_count, 0, true, items, vals, storage);
+  detail::merge_runs_load<M>(a, a_values, a_count, 0, largest, next_a);
+  detail::merge_runs_load<M>(b, b_values, b_count, 0, largest, next_b);
+  Key a_max = detail::merge_runs_fetch<M>(next_a, false, items, vals, storage);
+  Key b_max = detail::merge_runs_fetch<M>(next_b, true, items, vals, storage);
   std::int64_t a_next = half, b_next = half, written = 0;
-  detail::merge_runs_load<M>(a, a_values, a_count, a_next, filler, next_a);
-  detail::merge_runs_load<M>(b, b_values, b_count, b_next, filler, next_b);
+  detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+  detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
   for (;;) {
-    bitonic_merge<M>(items, vals, order);
+    bitonic_merge<M>(items, vals, cmp);
     detail::merge_runs_emit<M>(items, vals, out + written,
                                detail::has_values<Value> ? out_values + written : out_values,
                                total - written, storage);
@@ -208,20 +204,20 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
       items[r] = shuffle_xor(items[r], 16);
       vals[r] = shuffle_xor(vals[r], 16);
     }
-    // Fetch from the run whose last block ended lower (ties: a). A run that is used up has
-    // an invalid maximum; when both are, the block fetched is all padding. The block after
+    // Fetch from the run whose last block ended lower (ties: a). A run that is used up is
+    // not fetched from; when both are, the block fetched is all padding. The block after
     // it is loaded at once, to arrive while this step's network runs.
     const bool a_left = a_next < a_count;
     const bool b_left = b_next < b_count;
-    const bool take_a = a_left && (!b_left || !order(b_max, a_max));
+    const bool take_a = a_left && (!b_left || !cmp(b_max, a_max));
     if (take_a) {
-      a_max = detail::merge_runs_fetch<M>(next_a, a_count, a_next, true, items, vals, storage);
+      a_max = detail::merge_runs_fetch<M>(next_a, true, items, vals, storage);
       a_next += half;
-      detail::merge_runs_load<M>(a, a_values, a_count, a_next, filler, next_a);
+      detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
     } else {
-      b_max = detail::merge_runs_fetch<M>(next_b, b_count, b_next, true, items, vals, storage);
+      b_max = detail::merge_runs_fetch<M>(next_b, true, items, vals, storage);
       b_next += half;
-      detail::merge_runs_load<M>(b, b_values, b_count, b_next, filler, next_b);
+      detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
     }
   }
 }
