@@ -15,6 +15,7 @@
 #include <gpusort/warp/bitonic_sort.cuh>
 #include <gpusort/warp/merge_path.cuh>
 #include <gpusort/warp/merge_runs.cuh>
+#include <gpusort/warp/partition_point.cuh>
 #include <gpusort/warp/segment_slices.cuh>
 #include <gpusort/warp/shuffle.cuh>
 #include <gpusort/warp/tile_io.cuh>
