@@ -19,9 +19,9 @@
 // with it and be told apart from it (values beside the keys, or equal keys that are not the
 // same bits: !detail::ties_are_identical), the items tying with the largest key, which end
 // the runs, are first copied to the end of the output as they are (found by
-// warp::partition_point), and the rest merges with padding that follows all of it. (Padding
-// flagged invalid instead, as before, made every compare-exchange of pairs carry 12-byte items
-// and a compound comparator.)
+// warp::partition_point), and the rest merges with padding that follows all of it. (Flagging
+// padding invalid instead makes every compare-exchange of pairs carry 12-byte items and a
+// compound comparator: 2.9x the time, bench/RESULTS.md run 18.)
 //
 // Preconditions: M >= 2 and a power of two (t >= 64, the paper's minimum for a busy warp);
 // a and b sorted under cmp (a strict weak ordering); out does not overlap the inputs; all
@@ -55,8 +55,6 @@ struct merge_runs_storage {
 
 namespace detail {
 
-// The buffer's item: a key with its validity flag, or the bare key where padding may be a
-// copy of the largest key (see the header comment).
 // One warp copies count items (values alongside) from in to out.
 template <class Key, class Value>
 __device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_values,
