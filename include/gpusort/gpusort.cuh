@@ -13,6 +13,7 @@
 
 #include <gpusort/warp/bitonic_merge.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
+#include <gpusort/warp/inclusive_sum.cuh>
 #include <gpusort/warp/merge_path.cuh>
 #include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/partition_point.cuh>

@@ -1,7 +1,8 @@
 // GPU tests of the warp blocks of GPU-Warpsort: warp::load_blocked / store_blocked (the
 // barrier-free tile I/O) and warp::merge_runs (the t-item bitonic buffer merge), against
 // plain host references, keys only and with values travelling with their keys; and
-// warp::merge_path (the merge passes' partition) against thread::merge_path.
+// warp::merge_path (the merge passes' partition) against thread::merge_path; and
+// warp::inclusive_sum against a host prefix sum.
 #include "common/bits.cuh"
 #include "common/catch.hpp"
 #include "common/device_buffer.cuh"
@@ -9,6 +10,7 @@
 
 #include <gpusort/compare.cuh>
 #include <gpusort/thread/merge_path.cuh>
+#include <gpusort/warp/inclusive_sum.cuh>
 #include <gpusort/warp/merge_path.cuh>
 #include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/tile_io.cuh>
@@ -218,6 +220,42 @@ std::vector<std::pair<long long, long long>> awkward_lengths() {
 }
 
 }  // namespace
+
+template <class T>
+__global__ void inclusive_sum_kernel(const T* in, T* out) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  out[i] = gpusort::warp::inclusive_sum(in[i]);
+}
+
+// Every warp of a 3-warp block sums its own lanes, which start again at each warp.
+template <class T>
+void run_inclusive_sum(const std::vector<T>& input) {
+  REQUIRE(input.size() == 96);
+  device_buffer<T> d_in(input), d_out(std::vector<T>(input.size(), T(-1)));
+  inclusive_sum_kernel<<<1, 96>>>(d_in.data(), d_out.data());
+  CUDA_REQUIRE(cudaGetLastError());
+  CUDA_REQUIRE(cudaDeviceSynchronize());
+  const auto out = d_out.to_host();
+  for (std::size_t w = 0; w < 3; ++w) {
+    T sum = 0;
+    for (std::size_t lane = 0; lane < 32; ++lane) {
+      sum += input[w * 32 + lane];
+      INFO("warp " << w << ", lane " << lane);
+      REQUIRE(out[w * 32 + lane] == sum);
+    }
+  }
+}
+
+TEST_CASE("warp::inclusive_sum sums each warp's lanes up to each lane", "[warp][sanitize]") {
+  std::mt19937_64 rng(17);
+  std::vector<int> small(96);
+  for (auto& x : small) x = static_cast<int>(rng() % 2001) - 1000;  // negatives too
+  run_inclusive_sum(small);
+  std::vector<std::int64_t> large(96);  // sums beyond 32 bits
+  for (auto& x : large) x = static_cast<std::int64_t>(rng() >> 30);
+  run_inclusive_sum(large);
+  run_inclusive_sum(std::vector<int>(96, 0));
+}
 
 TEST_CASE("warp::load_blocked / store_blocked round trip, full and ragged", "[warp][sanitize]") {
   const int valid = GENERATE(1, 31, 32, 33, 127, 128);

@@ -28,6 +28,7 @@
 #include <gpusort/detail/ranked.cuh>
 #include <gpusort/thread/compare_exchange.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
+#include <gpusort/warp/inclusive_sum.cuh>
 
 namespace gpusort {
 namespace block {
@@ -203,12 +204,7 @@ __device__ __forceinline__ bool bitonic_sort_setting_aside_largest(
       ties |= static_cast<unsigned>(tie) << r;
       mine += tie ? 1 : 0;
     }
-    int inclusive = mine;  // over the warp's lanes, then the warps before: blocked order
-#pragma unroll
-    for (int d = 1; d < warp::lanes; d *= 2) {
-      const int below = __shfl_up_sync(~0u, inclusive, d);
-      if (lane >= d) inclusive += below;
-    }
+    const int inclusive = warp::inclusive_sum(mine);  // then the warps before: blocked order
     if (lane == warp::lanes - 1) aside.warp_counts[warp_index] = inclusive;
     __syncthreads();
     int slot = inclusive - mine, tied = 0;

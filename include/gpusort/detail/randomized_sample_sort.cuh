@@ -12,8 +12,9 @@
 //            scan's order (rs_table_index: bucket_offsets' column-major order inside each
 //            segment), so one contiguous scan serves every segment;
 //   phase 4  scatter: per-warp ranks (__match_any_sync, deterministic: the same input gives
-//            the same order), staged by bucket in shared memory so the writes are coalesced,
-//            at the global offsets of phase 3.
+//            the same order; keys whose ties are identical rank by shared atomics, as that
+//            order cannot be seen), staged by bucket in shared memory so the writes are
+//            coalesced, at the global offsets of phase 3.
 // A segment of at most P items (one tile) is split by one block with all four phases in
 // shared memory, so the table only has rows for the few segments larger than a tile.
 // Bucket sizes exist only on the device; each segment's block classifies its buckets:
@@ -43,6 +44,7 @@
 #include <gpusort/detail/padded_buffer.cuh>
 #include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/randomized_sample_plan.cuh>
+#include <gpusort/detail/ranked.cuh>
 #include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
@@ -242,7 +244,10 @@ struct rs_partition_storage {
   Key keys[THREADS * ITEMS];
   padded_buffer<Value, THREADS * ITEMS> values;
   unsigned short ids[THREADS * ITEMS];
-  unsigned short warp_counts[warps][nb + 1];  // + a column for the chunk's absent slots
+  union {
+    unsigned short warp_counts[warps][nb + 1];  // + a column for the chunk's absent slots
+    std::int64_t chunk_base[nb + 1];            // order-free scatter: base - start
+  };
   int total[nb + 1];
   int start[nb + 1];
   std::int64_t base[nb + 1];
@@ -369,24 +374,89 @@ __device__ __forceinline__ void rs_histogram(const Key* keys, std::int64_t count
   }
 }
 
+// Order-free ranking (keys alone whose ties are the same bits, so the order inside a bucket
+// cannot show in the sorted result), the whole block: rank[r] is item r's place among the
+// chunk's items of bucket[r], taken with a shared atomicAdd on that bucket's count in s.total
+// (zero on entry; the absent column nb is not counted). Warps keep no counters of their own,
+// and there is no __match_any_sync: warp-aggregated atomics (match, then one atomicAdd per
+// bucket and warp) measured 4 % slower than the ordered ranks on 2^24 u32 keys, one
+// atomicAdd per item 13 % faster. A warp whose items all fall in one bucket (sorted runs, equal keys) takes its places
+// with one atomicAdd instead of queueing 32 on one address.
+template <int ITEMS, class Storage>
+__device__ __forceinline__ void rs_rank_order_free(const int (&bucket)[ITEMS], int (&rank)[ITEMS],
+                                                   Storage& s) {
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int lead = __shfl_sync(0xffffffffu, bucket[0], 0);
+  bool same = true;
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) same &= bucket[r] == lead;
+  if (__all_sync(0xffffffffu, same)) {
+    int first = 0;
+    if (lane == 0 && lead < Storage::nb) first = atomicAdd(&s.total[lead], 32 * ITEMS);
+    first = __shfl_sync(0xffffffffu, first, 0);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) rank[r] = first + r * 32 + lane;
+    return;
+  }
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r)
+    rank[r] = bucket[r] < Storage::nb ? atomicAdd(&s.total[bucket[r]], 1) : 0;
+}
+
+// Order-free: the chunk's bucket starts (s.start), where slot i of the staged chunk goes in
+// the output (s.chunk_base[b] + i), the bases advanced past the chunk and the counts zeroed
+// for the next chunk, all in one sweep over the columns. The whole block.
+template <int THREADS, class Storage>
+__device__ __forceinline__ void rs_advance_order_free(Storage& s) {
+  constexpr int nb = Storage::nb;
+  constexpr int per_thread = (nb + 1 + THREADS - 1) / THREADS;
+  int count[per_thread], start[per_thread];
+#pragma unroll
+  for (int r = 0; r < per_thread; ++r) {
+    const int j = static_cast<int>(threadIdx.x) * per_thread + r;
+    count[r] = j < nb ? s.total[j] : 0;
+  }
+  cub::BlockScan<int, THREADS>(s.scan).ExclusiveSum(count, start);
+#pragma unroll
+  for (int r = 0; r < per_thread; ++r) {
+    const int j = static_cast<int>(threadIdx.x) * per_thread + r;
+    if (j < nb) {
+      s.start[j] = start[r];
+      s.chunk_base[j] = s.base[j] - start[r];
+      s.base[j] += count[r];
+      s.total[j] = 0;
+    }
+  }
+  __syncthreads();
+}
+
 // Scatters keys[0, count) (values alongside) to out + base[b] + (rank in bucket b), and
-// advances base[b] past them: chunk by chunk, each chunk's items of one bucket in input
-// order (ranks per warp by __match_any_sync, then per bucket over the warps), staged by
-// bucket in shared memory so that the writes to each bucket are contiguous.
+// advances base[b] past them: chunk by chunk, staged by bucket in shared memory so that the
+// writes to each bucket are contiguous. The items of one bucket keep their input order within
+// a chunk (ranks per warp by __match_any_sync, then per bucket over the warps: the same input
+// gives the same output order), except where that order cannot be seen (order_free: ranks by
+// shared atomics, two column sweeps fewer per chunk).
 template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
 __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t count, Key* keys_out,
                            Value* values_out, const block::splitter_tree<Key, LOG_K>& tree,
                            rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>& s, Compare cmp) {
+  constexpr bool order_free = !needs_ranks<Key, Value, Compare>;
   constexpr int nb = rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>::nb;
   constexpr int warps = THREADS / 32;
   constexpr int chunk = THREADS * ITEMS;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const unsigned lanes_below = (1u << lane) - 1u;
+  if constexpr (order_free) {
+    for (int j = threadIdx.x; j <= nb; j += THREADS) s.total[j] = 0;
+    __syncthreads();
+  }
   for (std::int64_t offset = 0; offset < count; offset += chunk) {
     const int valid = static_cast<int>(count - offset < chunk ? count - offset : chunk);
-    for (int j = lane; j <= nb; j += 32) s.warp_counts[warp][j] = 0;
-    __syncwarp();
+    if constexpr (!order_free) {
+      for (int j = lane; j <= nb; j += 32) s.warp_counts[warp][j] = 0;
+      __syncwarp();
+    }
     Key items[ITEMS];
     Value item_values[ITEMS];
     int bucket[ITEMS];
@@ -403,32 +473,41 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
       const int i = (warp * ITEMS + r) * 32 + lane;
       if (i >= valid) bucket[r] = nb;
     }
+    if constexpr (order_free) {
+      rs_rank_order_free(bucket, rank, s);
+      __syncthreads();
+      rs_advance_order_free<THREADS>(s);
+    } else {
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const unsigned peers = __match_any_sync(0xffffffffu, bucket[r]);
-      const int before = s.warp_counts[warp][bucket[r]];
-      __syncwarp();
-      if ((peers & lanes_below) == 0) s.warp_counts[warp][bucket[r]] = static_cast<unsigned short>(before + __popc(peers));
-      __syncwarp();
-      rank[r] = before + __popc(peers & lanes_below);
-    }
-    __syncthreads();
-    for (int j = threadIdx.x; j <= nb; j += THREADS) {
-      int run = 0;
-#pragma unroll
-      for (int w = 0; w < warps; ++w) {
-        const int t = s.warp_counts[w][j];
-        s.warp_counts[w][j] = static_cast<unsigned short>(run);
-        run += t;
+      for (int r = 0; r < ITEMS; ++r) {
+        const unsigned peers = __match_any_sync(0xffffffffu, bucket[r]);
+        const int before = s.warp_counts[warp][bucket[r]];
+        __syncwarp();
+        if ((peers & lanes_below) == 0) s.warp_counts[warp][bucket[r]] = static_cast<unsigned short>(before + __popc(peers));
+        __syncwarp();
+        rank[r] = before + __popc(peers & lanes_below);
       }
-      s.total[j] = j < nb ? run : 0;
+      __syncthreads();
+      for (int j = threadIdx.x; j <= nb; j += THREADS) {
+        int run = 0;
+#pragma unroll
+        for (int w = 0; w < warps; ++w) {
+          const int t = s.warp_counts[w][j];
+          s.warp_counts[w][j] = static_cast<unsigned short>(run);
+          run += t;
+        }
+        s.total[j] = j < nb ? run : 0;
+      }
+      __syncthreads();
+      rs_scan_buckets<THREADS, nb>(s.total, s.start, s.scan);
+#pragma unroll
+      for (int r = 0; r < ITEMS; ++r)
+        if (bucket[r] < nb) rank[r] += s.warp_counts[warp][bucket[r]];
     }
-    __syncthreads();
-    rs_scan_buckets<THREADS, nb>(s.total, s.start, s.scan);
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       if (bucket[r] < nb) {
-        const int slot = s.start[bucket[r]] + s.warp_counts[warp][bucket[r]] + rank[r];
+        const int slot = s.start[bucket[r]] + rank[r];
         s.keys[slot] = items[r];
         s.values[slot] = item_values[r];
         s.ids[slot] = static_cast<unsigned short>(bucket[r]);
@@ -437,13 +516,17 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
     __syncthreads();
     for (int i = threadIdx.x; i < valid; i += THREADS) {
       const int b = s.ids[i];
-      const std::int64_t to = s.base[b] + (i - s.start[b]);
+      const std::int64_t to = order_free ? s.chunk_base[b] + i : s.base[b] + (i - s.start[b]);
       keys_out[to] = s.keys[i];
       if constexpr (has_values<Value>) values_out[to] = s.values[i];
     }
-    __syncthreads();
-    for (int j = threadIdx.x; j < nb; j += THREADS) s.base[j] += s.total[j];
-    __syncthreads();
+    // Order-free: the next chunk's first barrier comes before anything the write-out reads
+    // is rewritten.
+    if constexpr (!order_free) {
+      __syncthreads();
+      for (int j = threadIdx.x; j < nb; j += THREADS) s.base[j] += s.total[j];
+      __syncthreads();
+    }
   }
 }
 

@@ -12,6 +12,8 @@
 // exactly once.
 #pragma once
 
+#include <gpusort/warp/inclusive_sum.cuh>
+
 #include <cstdint>
 
 namespace gpusort {
@@ -32,12 +34,7 @@ __device__ void for_each_slice(const std::int64_t* begins, const std::int64_t* e
       end = ends[first + lane];
     }
     const std::int64_t slices = end > begin ? (end - begin + SLICE - 1) / SLICE : 0;
-    std::int64_t through = slices;  // inclusive scan over the lanes
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const std::int64_t below = __shfl_up_sync(all_lanes, through, d);
-      if (lane >= d) through += below;
-    }
+    const std::int64_t through = inclusive_sum(slices);
     // Global slice numbers of this lane's range: [start, start + slices). Its first one that
     // belongs to `worker` (slice j goes to worker j mod workers).
     const std::int64_t start = slices_before + through - slices;
