@@ -119,7 +119,7 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     }
   };
   check_keys(std::uint32_t{}, std::int64_t(1) << 24);
-  check_keys(std::uint64_t{}, std::int64_t(1) << 24);
+  check_keys(std::uint64_t{}, std::int64_t(1) << 23);
   // Pairs, and keys of other sizes, are always merge's.
   for (std::int64_t n : {std::int64_t(1025), (std::int64_t(1) << 26) + 3}) {
     CAPTURE(n);

@@ -1,18 +1,21 @@
 // gpusort/detail/automatic.cuh — policy::automatic: the built policy measured fastest.
 //
-// The choice is made from the measurements in bench/RESULTS.md (run 17, H100 and H200, one
-// process each with CUB; u32, u64, u32:u32 and 16-byte keys from 2^10 to 2^28, u32 keys over
-// every distribution at 2^24). policy::merge is the fastest of the four single-GPU
+// The choice is made from the measurements in bench/RESULTS.md (runs 17 and 19, H100 and
+// H200, one process each with CUB; u32, u64, u32:u32 and 16-byte keys from 2^10 to 2^28, u32
+// keys over every distribution at 2^24). policy::merge is the fastest of the four single-GPU
 // policies, or within 10 % of it, everywhere but for large inputs of 4- and 8-byte keys
 // without values, where policy::randomized_sample leads since its classification runs in
-// parallel (run 17). Uniform keys, median ms, merge / randomized_sample:
-//   H100  u32 2^23  0.605 / 0.708   2^24  1.12 / 1.09   2^25  2.13 / 1.86   2^28  18.3 / 14.3
-//         u64 2^23  1.05 / 1.08     2^24  1.95 / 1.74   2^25  3.77 / 2.97   2^28  32.4 / 22.9
-//   H200  u32 2^23  0.555 / 0.692   2^24  1.03 / 1.07   2^25  1.96 / 1.83   2^28  16.5 / 14.2
-//         u64 2^23  0.948 / 1.05    2^24  1.73 / 1.69   2^25  3.32 / 2.92   2^28  28.1 / 22.6
+// parallel (run 17) and its scatter ranks by atomics (run 19). Uniform keys, median ms,
+// merge / randomized_sample:
+//   H100 run 19  u32 2^23  0.536 / 0.601   2^24  1.11 / 0.920   2^25  2.13 / 1.61   2^28  18.3 / 13.3
+//                u64 2^22  0.508 / 0.664   2^23  0.996 / 0.894  2^24  1.98 / 1.47   2^28  32.4 / 22.3
+//   H200 run 17  u32 2^23  0.555 / 0.692   2^24  1.03 / 1.07    2^25  1.96 / 1.83   2^28  16.5 / 14.2
+//                u64 2^23  0.948 / 1.05    2^24  1.73 / 1.69    2^25  3.32 / 2.92   2^28  28.1 / 22.6
 // At 2^24 randomized_sample is twice as fast as merge on all-equal and few-distinct keys (its
-// equality buckets) and, on the H100, at least as fast on every other distribution (on the
-// H200 within 4 % of it). So both key sizes switch at 2^24 on both devices.
+// equality buckets) and, on the H100, at least as fast on every other distribution. So 4-byte
+// keys switch at 2^24 and 8-byte keys at 2^23 (H100 run 19: randomized_sample 10 % faster
+// there; the H200 was not measured after run 19's scatter change, and in run 17, before it,
+// merge led there by 10 %).
 // randomized_sample is not stable, so it is chosen only where ties are invisible
 // (ties_are_identical: equal keys are the same bits) and automatic stays stable as merge
 // is. The size query cannot see the comparator, so for those keys and sizes it asks for the
@@ -37,7 +40,8 @@ namespace detail {
 template <class Key, class Value>
 constexpr std::int64_t automatic_randomized_from() {
   if constexpr (has_values<Value>) return 0;
-  else if constexpr (sizeof(Key) == 4 || sizeof(Key) == 8) return std::int64_t(1) << 24;
+  else if constexpr (sizeof(Key) == 4) return std::int64_t(1) << 24;
+  else if constexpr (sizeof(Key) == 8) return std::int64_t(1) << 23;
   else return 0;
 }
 
