@@ -55,11 +55,12 @@ std::vector<std::int64_t> edge_lengths() {
 }
 
 template <class Key, class Value, class Compare>
-void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Compare cmp) {
+void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Compare cmp,
+                         const std::vector<std::int64_t>& lengths = edge_lengths<Key, Value>()) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
   INFO("distribution " << name(dist) << (in_place ? ", in place" : ", out of place")
-                       << ", gap " << gap);
-  const segment_layout layout = make_layout(edge_lengths<Key, Value>(), gap, 7);
+                       << ", gap " << gap << ", " << lengths.size() << " segments");
+  const segment_layout layout = make_layout(lengths, gap, 7);
   const std::int64_t n = layout.total;
   const std::int64_t segments = static_cast<std::int64_t>(layout.begins.size());
   const std::int64_t max = gpusort::device::max_segment_items<Key, Value>();
@@ -87,6 +88,8 @@ void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Com
                                          segments, cmp) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::vector<Key> result = copy_to_host(out_keys, n);
+  std::vector<Value> result_values;
+  if constexpr (pairs) result_values = copy_to_host(out_values, n);
   const std::vector<Key> before = in_place ? input : poison;
   std::vector<bool> covered(static_cast<std::size_t>(n), false);
 
@@ -104,10 +107,9 @@ void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Com
     for (std::int64_t i = b + 1; i < e; ++i) REQUIRE_FALSE(cmp(result[i], result[i - 1]));
     if constexpr (pairs) {
       // Every value is an input index of this segment, each once, next to its own key.
-      const std::vector<Value> values = copy_to_host(out_values, n);
       std::vector<bool> seen(static_cast<std::size_t>(e - b), false);
       for (std::int64_t i = b; i < e; ++i) {
-        const std::uint64_t index = index_of(values[i]);
+        const std::uint64_t index = index_of(result_values[i]);
         REQUIRE(index >= static_cast<std::uint64_t>(b));
         REQUIRE(index < static_cast<std::uint64_t>(e));
         REQUIRE_FALSE(seen[index - b]);
@@ -143,6 +145,24 @@ TEST_CASE("sort_segments: pairs and wide keys, gaps between segments", "[sort_se
   check_sort_segments<std::uint32_t, std::uint32_t>(dist, in_place, 3, gpusort::greater{});
   check_sort_segments<key16, value16>(dist, in_place, 17, key16_less{});
   check_sort_segments<double, no_value>(dist, in_place, 1, gpusort::total_less{});
+}
+
+// Far more segments than resident blocks, so that every block lists its share in many
+// windows of 32, most of them holding segments of other classes.
+TEST_CASE("sort_segments: many segments of every class", "[sort_segments]") {
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t i = 0; i < 400000; ++i) {
+    std::int64_t length = (i * 7919) % 61;
+    if (i % 997 == 0) length = 300 + i % 800;
+    if (i % 4999 == 0) length = 1500 + i % 2500;
+    if (i % 20011 == 0) length = 5000 + i % 3000;
+    lengths.push_back(length);
+  }
+  const bool in_place = GENERATE(true, false);
+  check_sort_segments<std::uint32_t, no_value>(distribution::uniform, in_place, 0,
+                                               gpusort::less{}, lengths);
+  check_sort_segments<std::uint32_t, std::uint32_t>(distribution::uniform, in_place, 1,
+                                                    gpusort::less{}, lengths);
 }
 
 TEST_CASE("sort_segments: no segments, and a negative count", "[sort_segments]") {

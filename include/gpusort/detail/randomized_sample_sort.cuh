@@ -85,9 +85,19 @@ struct randomized_sample_tuning {
   // per thread for 4- and 8-byte items, fewer for wider ones.
   static constexpr int items = item_bytes <= 8 ? 16 : item_bytes <= 16 ? 8 : item_bytes <= 32 ? 4 : 2;
   static constexpr int chunk = threads * items;
-  // Tiles of up to 32 chunks, about 2048 of them: 2^28 u32 -> 128K-item tiles, a table
-  // of 2K rows.
-  static constexpr std::int64_t target_tiles = 2048, max_chunks = 32;
+  // The scatter kernel stages chunks of twice that for 4-byte keys whose ties are identical
+  // (ranks by shared atomics): a bucket's run in a chunk doubles, so its writes touch fewer
+  // partly written sectors (ncu, k = 512: 4K-item chunks used 15.5 of every 32 bytes they
+  // wrote), and each column sweep serves twice the items. H100, u32 2^28: 12.9 -> 11.7 ms
+  // (run 20). 8-byte keys lost 5-9 % so (spills); the local kernel keeps 16 per thread (with
+  // 32 it took 211 registers, one block per SM: u32 2^22 8 % slower).
+  template <class Compare>
+  static constexpr int scatter_items =
+      item_bytes <= 4 && !needs_ranks<Key, Value, Compare> ? 2 * items : items;
+  // Tiles: whole numbers of the scatter's chunk, about 2048 of them, at most 128K items:
+  // 2^28 u32 -> 128K-item tiles, a table of 2K rows.
+  static constexpr int tile_unit = item_bytes <= 4 ? 2 * chunk : chunk;
+  static constexpr std::int64_t target_tiles = 2048, max_chunks = 32 * chunk / tile_unit;
   // The sample is one block's tile: k·a <= 4096, a = 4096/k by default (16 for k = 256).
   static constexpr int sample_items = 16;
   static constexpr int sample_size = threads * sample_items;
@@ -628,8 +638,9 @@ inline cudaError_t rs_table_offsets(void* temp, std::size_t& bytes, const int* c
 }
 
 // Phase 4 for the tiles of big segments. Two blocks per SM: left to itself, ptxas gave u32
-// keys 80 registers and a spill (three blocks; 13.8 against 13.3 ms at 2^28 on the H100) and
-// u32:u32 pairs 171 (one block).
+// keys (then 16 per thread) 80 registers and a spill (three blocks; 13.8 against 13.3 ms at
+// 2^28 on the H100) and u32:u32 pairs 171 (one block). With 32 u32 keys per thread it takes
+// 128 and spills 28 bytes, and is still faster (scatter_items).
 template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS, 2)
     rs_scatter_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
@@ -860,7 +871,7 @@ struct randomized_sample_layout {
         nb((2 << log_k) - 1),
         bounds(randomized_sample_plan(n, device::max_segment_items<Key, Value>(),
                                       tuning::max_group, 1 << log_k,
-                                      tuning::chunk, tuning::target_tiles, tuning::max_chunks,
+                                      tuning::tile_unit, tuning::target_tiles, tuning::max_chunks,
                                       tuning::spare_levels)),
         group_cap((bounds.levels > 0 ? bounds.levels : 1) * bounds.groups),
         copy_cap((bounds.levels > 0 ? bounds.levels : 1) * bounds.copies),
@@ -893,6 +904,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   using layout_t = randomized_sample_layout<Key, Value>;
   constexpr int threads = tuning::threads;
   constexpr int items = tuning::items;
+  constexpr int scatter_items = tuning::template scatter_items<Compare>;
   constexpr int sample_items = tuning::sample_items;
   constexpr int nb = (2 << LOG_K) - 1;
   const layout_t plan(LOG_K, n);
@@ -938,7 +950,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   // never more than the worst-case work, each looping over the device-side list.
 
   // Kernels and their shared memory.
-  using tile_storage = rs_tile_storage<Key, Value, threads, items, LOG_K>;
+  using tile_storage = rs_tile_storage<Key, Value, threads, scatter_items, LOG_K>;
   using histogram_storage = rs_histogram_storage<Key, LOG_K>;
   using local_storage = rs_local_storage<Key, Value, threads, items, sample_items, LOG_K>;
   using sample_storage = rs_sample_storage<Key, threads, sample_items>;
@@ -949,7 +961,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   using fallback_storage = block::sort_tile_storage<Key, Value, threads, fallback_items>;
   const auto splitters_kernel = rs_splitters_kernel<threads, sample_items, LOG_K, Key, Compare>;
   const auto histogram_kernel = rs_histogram_kernel<threads, items, LOG_K, Key, Value, Compare>;
-  const auto scatter_kernel = rs_scatter_kernel<threads, items, LOG_K, Key, Value, Compare>;
+  const auto scatter_kernel = rs_scatter_kernel<threads, scatter_items, LOG_K, Key, Value, Compare>;
   const auto local_kernel = rs_local_kernel<threads, items, sample_items, LOG_K, Key, Value, Compare>;
   const auto overflow_kernel = rs_overflow_groups_kernel<group_threads, group_items, Key, Value, Compare>;
   const auto fallback_kernel = rs_fallback_kernel<threads, fallback_items, Key, Value, Compare>;
