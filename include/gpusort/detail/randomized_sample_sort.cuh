@@ -85,18 +85,17 @@ struct randomized_sample_tuning {
   // per thread for 4- and 8-byte items, fewer for wider ones.
   static constexpr int items = item_bytes <= 8 ? 16 : item_bytes <= 16 ? 8 : item_bytes <= 32 ? 4 : 2;
   static constexpr int chunk = threads * items;
-  // The scatter kernel stages chunks of twice that for 4-byte keys whose ties are identical
-  // (ranks by shared atomics): a bucket's run in a chunk doubles, so its writes touch fewer
-  // partly written sectors (ncu, k = 512: 4K-item chunks used 15.5 of every 32 bytes they
-  // wrote), and each column sweep serves twice the items. H100, u32 2^28: 12.9 -> 11.7 ms
-  // (run 20). 8-byte keys lost 5-9 % so (spills); the local kernel keeps 16 per thread (with
-  // 32 it took 211 registers, one block per SM: u32 2^22 8 % slower).
-  template <class Compare>
-  static constexpr int scatter_items =
-      item_bytes <= 4 && !needs_ranks<Key, Value, Compare> ? 2 * items : items;
-  // Tiles: whole numbers of the scatter's chunk, about 2048 of them, at most 128K items:
-  // 2^28 u32 -> 128K-item tiles, a table of 2K rows.
+  // The tile unit: twice the chunk for 4-byte items, and the chunk the scatter kernel stages
+  // for keys whose ties are identical (ranks by shared atomics; the ordered ranks keep
+  // `items`). A bucket's run in a chunk doubles, so its writes touch fewer partly written
+  // sectors (ncu, k = 512: 4K-item chunks used 15.5 of every 32 bytes they wrote), and each
+  // column sweep serves twice the items. H100, u32 2^28: 12.9 -> 11.7 ms (run 20). 8-byte
+  // keys lost 5-9 % so (spills); the local kernel keeps 16 per thread (with 32 it took 211
+  // registers, one block per SM: u32 2^22 8 % slower). Tiles are whole numbers of the unit,
+  // about 2048 of them, at most 128K items: 2^28 u32 -> 128K-item tiles, a table of 2K rows.
   static constexpr int tile_unit = item_bytes <= 4 ? 2 * chunk : chunk;
+  template <class Compare>
+  static constexpr int scatter_items = needs_ranks<Key, Value, Compare> ? items : tile_unit / threads;
   static constexpr std::int64_t target_tiles = 2048, max_chunks = 32 * chunk / tile_unit;
   // The sample is one block's tile: k·a <= 4096, a = 4096/k by default (16 for k = 256).
   static constexpr int sample_items = 16;
