@@ -45,9 +45,10 @@ std::vector<std::int64_t> edge_lengths() {
   const std::int64_t max = gpusort::device::max_segment_items<Key, Value>();
   const std::int64_t tiny = tuning::tiny_threads * tuning::tiny_items;
   const std::int64_t small = tuning::small_threads * tuning::small_items;
+  const std::int64_t compact = std::int64_t(tuning::compact_threads) * tuning::compact_items;
   const std::int64_t medium = std::int64_t(tuning::medium_threads) * tuning::medium_items;
   std::vector<std::int64_t> lengths = {0, 0, 1, 2, 31, 33, 100, 5, 1, 0, 3001, max + 1, 2 * max};
-  for (std::int64_t edge : {tiny, small, medium, max})
+  for (std::int64_t edge : {tiny, small, compact, medium, max})
     for (std::int64_t d : {-1, 0, 1})
       if (edge + d > 0 && edge + d <= max) lengths.push_back(edge + d);
   for (int i = 0; i < 40; ++i) lengths.push_back(1 + (i * 977) % max);

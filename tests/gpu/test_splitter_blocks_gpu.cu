@@ -273,9 +273,13 @@ void check_locate_splitters(std::mt19937_64& rng) {
 
 template <int THREADS, int LOG, class Key, class Compare>
 __global__ void splitter_tree_kernel(const Key* sorted_splitters, const Key* queries, int n,
-                                     int* buckets, int* buckets_with_equality, Compare cmp) {
+                                     int* buckets, int* buckets_with_equality, int* repeated,
+                                     Compare cmp) {
   __shared__ gpusort::block::splitter_tree<Key, LOG> tree;
   tree.template load<THREADS>(sorted_splitters);
+  // Every thread's answer, so that a thread that compared nothing still reports the block's.
+  const bool block_repeated = tree.template block_has_repeated_splitters<THREADS>(cmp);
+  atomicAdd(&repeated[block_repeated ? 1 : 0], 1);
   for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) {
     buckets[i] = tree.find_bucket(queries[i], cmp);
     buckets_with_equality[i] = tree.find_bucket_with_equality(queries[i], cmp);
@@ -297,11 +301,18 @@ void check_splitter_tree(std::mt19937_64& rng) {
     queries.insert(queries.end(), splitters.begin(), splitters.end());
     const int n = static_cast<int>(queries.size());
     device_array<Key> d_splitters(splitters), d_queries(queries);
-    device_array<int> d_buckets(n), d_with_equality(n);
-    splitter_tree_kernel<THREADS, LOG><<<4, THREADS>>>(d_splitters.ptr, d_queries.ptr, n,
-                                                       d_buckets.ptr, d_with_equality.ptr, cmp);
+    device_array<int> d_buckets(n), d_with_equality(n), d_repeated(std::vector<int>{0, 0});
+    constexpr int blocks = 4;
+    splitter_tree_kernel<THREADS, LOG><<<blocks, THREADS>>>(d_splitters.ptr, d_queries.ptr, n,
+                                                            d_buckets.ptr, d_with_equality.ptr,
+                                                            d_repeated.ptr, cmp);
     require_launch_ok();
     const auto buckets = d_buckets.to_host(), with_equality = d_with_equality.to_host();
+    bool repeated = false;
+    for (int r = 1; r < k - 1; ++r) repeated |= !cmp(splitters[r - 1], splitters[r]);
+    const auto answers = d_repeated.to_host();  // [threads answering false, answering true]
+    REQUIRE(answers[repeated ? 1 : 0] == blocks * THREADS);
+    REQUIRE(answers[repeated ? 0 : 1] == 0);
     for (int i = 0; i < n; ++i) {
       CAPTURE(i);
       // Reference: the number of splitters ordered before the key.

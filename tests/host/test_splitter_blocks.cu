@@ -349,6 +349,16 @@ void check_tree(const std::vector<Key>& sorted_splitters, const std::vector<Key>
       REQUIRE(buckets[r] == reference_bucket(sorted_splitters, keys[r], cmp));
       REQUIRE(buckets_with_equality[r] == tree.find_bucket_with_equality(keys[r], cmp));
     }
+    // Told that no splitter repeats: the even bucket of the lower bound, equality buckets
+    // left empty.
+    if (!repeated) {
+      int without_equality[batch];
+      tree.find_buckets_with_equality(keys, without_equality, cmp, false);
+      for (int r = 0; r < batch; ++r) {
+        CAPTURE(first, r);
+        REQUIRE(without_equality[r] == 2 * buckets[r]);
+      }
+    }
   }
   // Buckets follow the key order (so concatenating them sorts).
   std::vector<Key> sorted_queries = queries;

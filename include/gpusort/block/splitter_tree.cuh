@@ -25,8 +25,10 @@
 // splitters are drawn from the input, a recursion on an even bucket sees only values that
 // no splitter took; should such a bucket hold a single value after all, the recursion on it
 // draws every splitter equal to that value and sends all its keys to equality bucket 1: one
-// more pass, never an endless recursion. Sorts may use find_bucket when has_repeated_splitters() is false and
-// keep k histogram columns, and switch to the 2k-1 columns otherwise.
+// more pass, never an endless recursion. Without repeated splitters (has_repeated_splitters
+// false, the common case for random samples of many distinct keys) the equality buckets
+// would hold single keys: find_buckets_with_equality can then leave them empty and skip the
+// extra comparison, keeping the 2k-1 bucket numbering.
 //
 // find_buckets / find_buckets_with_equality look up a thread's N keys together, level by
 // level, so that their reads overlap: use them wherever a thread holds several keys.
@@ -158,11 +160,22 @@ struct splitter_tree {
   }
 
   // find_bucket_with_equality of N keys at once, level by level as find_buckets.
+  // `repeated` = has_repeated_splitters(); when false, the equality buckets are left empty
+  // and a key equivalent to s[b] stays in bucket 2b, which skips the extra comparison and
+  // its shared-memory read. Still in sorted order, and recursion still shrinks every bucket:
+  // with k-1 distinct splitters drawn from the input, no bucket holds all its keys (bucket 2b
+  // lacks the keys equal to s[b-1] or, for b = 0, to s[1]).
   template <int N, class Compare>
   __host__ __device__ __forceinline__ void find_buckets_with_equality(const Key (&keys)[N],
                                                                       int (&bucket)[N],
-                                                                      Compare cmp) const {
+                                                                      Compare cmp,
+                                                                      bool repeated = true) const {
     find_buckets(keys, bucket, cmp);
+    if (!repeated) {
+#pragma unroll
+      for (int r = 0; r < N; ++r) bucket[r] *= 2;
+      return;
+    }
 #pragma unroll
     for (int r = 0; r < N; ++r) {
       const int b = bucket[r];
@@ -183,6 +196,16 @@ struct splitter_tree {
       if (!cmp(splitter(r - 1), splitter(r))) return true;
     }
     return false;
+  }
+
+  // has_repeated_splitters for the whole block, each thread comparing a few neighbours; the
+  // tree must be visible to the block (after load), and every thread gets the answer.
+  template <int THREADS, class Compare>
+  __device__ bool block_has_repeated_splitters(Compare cmp) const {
+    bool repeated = false;
+    for (int r = 1 + threadIdx.x; r < splitters; r += THREADS)
+      repeated |= !cmp(splitter(r - 1), splitter(r));
+    return __syncthreads_or(repeated) != 0;
   }
 };
 

@@ -17,9 +17,9 @@
 //    of one run hold more than G items, and a level has at most 2n/G + (runs) groups,
 //    runs <= large buckets + segments <= 2·n/(M+1) + 1;
 //  * large equality buckets (all keys equal, > M items) are at most n/(M+1) per level.
-// G is the tile of sort_segments' second-largest size class: its network is cheaper per
-// item than the largest one's (bench_block_sort), and with k buckets per level the buckets
-// are far smaller than G.
+// G is the tile of sort_segments' medium size class: its network is cheaper per item than
+// the largest one's (bench_block_sort), and with k buckets per level the buckets are far
+// smaller than G.
 // Pure host arithmetic, tested in tests/host/test_randomized_sample_plan.cu.
 #pragma once
 

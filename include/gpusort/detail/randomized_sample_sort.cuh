@@ -102,8 +102,9 @@ struct randomized_sample_tuning {
   static constexpr int sample_size = threads * sample_items;
   static constexpr int spare_levels = 1;
   static constexpr int fallback_items = 4;  // the rarely used fallback merge sort's tile
-  // G: groups of small buckets up to the tile of sort_segments' second-largest size class
-  // (randomized_sample_plan.cuh says why).
+  // G: groups of small buckets up to the tile of sort_segments' medium size class
+  // (randomized_sample_plan.cuh says why); groups up to the compact class's half of it
+  // measured 2-4 % slower at 2^26-2^28 u32 (H100, run 21).
   using segment_tuning = segment_sort_tuning<Key, Value>;
   static constexpr std::int64_t max_group =
       std::int64_t(segment_tuning::medium_threads) * segment_tuning::medium_items;
@@ -360,27 +361,38 @@ __device__ __forceinline__ void rs_scan_buckets(const int* in, Out* out,
   __syncthreads();
 }
 
-// Adds the bucket counts of keys[0, count) to `hist` (shared, NB+1 entries).
+// Adds the bucket counts of one chunk, keys[0, valid), to `hist`; RAGGED: valid may be less
+// than the chunk (the segment's last), else every index is in range and needs no check.
+template <int THREADS, int ITEMS, bool RAGGED, int LOG_K, class Key, class Compare>
+__device__ __forceinline__ void rs_histogram_chunk(const Key* keys, int valid,
+                                                   const block::splitter_tree<Key, LOG_K>& tree,
+                                                   bool repeated, int* hist, Compare cmp) {
+  Key items[ITEMS];
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    const int i = r * THREADS + static_cast<int>(threadIdx.x);
+    items[r] = keys[RAGGED && i >= valid ? 0 : i];
+  }
+  int bucket[ITEMS];
+  tree.find_buckets_with_equality(items, bucket, cmp, repeated);
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r)
+    if (!RAGGED || r * THREADS + static_cast<int>(threadIdx.x) < valid) atomicAdd(&hist[bucket[r]], 1);
+}
+
+// Adds the bucket counts of keys[0, count) to `hist` (shared, NB+1 entries). repeated: the
+// tree's block_has_repeated_splitters.
 template <int THREADS, int ITEMS, int LOG_K, class Key, class Compare>
 __device__ __forceinline__ void rs_histogram(const Key* keys, std::int64_t count,
                                              const block::splitter_tree<Key, LOG_K>& tree,
-                                             int* hist, Compare cmp) {
+                                             bool repeated, int* hist, Compare cmp) {
   constexpr int chunk = THREADS * ITEMS;
-  for (std::int64_t offset = 0; offset < count; offset += chunk) {
-    Key items[ITEMS];
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const std::int64_t i = offset + r * THREADS + threadIdx.x;
-      items[r] = keys[i < count ? i : 0];
-    }
-    int bucket[ITEMS];
-    tree.find_buckets_with_equality(items, bucket, cmp);
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const std::int64_t i = offset + r * THREADS + threadIdx.x;
-      if (i < count) atomicAdd(&hist[bucket[r]], 1);
-    }
-  }
+  std::int64_t offset = 0;
+  for (; count - offset >= chunk; offset += chunk)
+    rs_histogram_chunk<THREADS, ITEMS, false>(keys + offset, chunk, tree, repeated, hist, cmp);
+  if (offset < count)
+    rs_histogram_chunk<THREADS, ITEMS, true>(keys + offset, static_cast<int>(count - offset), tree,
+                                             repeated, hist, cmp);
 }
 
 // Order-free ranking (keys alone whose ties are the same bits, so the order inside a bucket
@@ -448,7 +460,8 @@ __device__ __forceinline__ void rs_advance_order_free(Storage& s) {
 template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
 __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t count, Key* keys_out,
                            Value* values_out, const block::splitter_tree<Key, LOG_K>& tree,
-                           rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>& s, Compare cmp) {
+                           bool repeated, rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>& s,
+                           Compare cmp) {
   constexpr bool order_free = !needs_ranks<Key, Value, Compare>;
   constexpr int nb = rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>::nb;
   constexpr int warps = THREADS / 32;
@@ -470,17 +483,30 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
     Value item_values[ITEMS];
     int bucket[ITEMS];
     int rank[ITEMS];
+    // A whole chunk (all but a segment's last) loads without bounds checks.
+    const bool ragged = valid < chunk;
+    if (ragged) {
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const int i = (warp * ITEMS + r) * 32 + lane;
-      items[r] = keys[offset + (i < valid ? i : 0)];
-      if constexpr (has_values<Value>) item_values[r] = values[offset + (i < valid ? i : 0)];
+      for (int r = 0; r < ITEMS; ++r) {
+        const int i = (warp * ITEMS + r) * 32 + lane;
+        items[r] = keys[offset + (i < valid ? i : 0)];
+        if constexpr (has_values<Value>) item_values[r] = values[offset + (i < valid ? i : 0)];
+      }
+    } else {
+      const std::int64_t first = offset + warp * ITEMS * 32 + lane;
+#pragma unroll
+      for (int r = 0; r < ITEMS; ++r) {
+        items[r] = keys[first + r * 32];
+        if constexpr (has_values<Value>) item_values[r] = values[first + r * 32];
+      }
     }
-    tree.find_buckets_with_equality(items, bucket, cmp);  // slots past `valid` hold key 0
+    tree.find_buckets_with_equality(items, bucket, cmp, repeated);  // slots past `valid` hold key 0
+    if (ragged) {
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const int i = (warp * ITEMS + r) * 32 + lane;
-      if (i >= valid) bucket[r] = nb;
+      for (int r = 0; r < ITEMS; ++r) {
+        const int i = (warp * ITEMS + r) * 32 + lane;
+        if (i >= valid) bucket[r] = nb;
+      }
     }
     if constexpr (order_free) {
       rs_rank_order_free(bucket, rank, s);
@@ -605,8 +631,8 @@ __global__ void __launch_bounds__(THREADS)
     const std::int64_t count = min(tile, big.end[seg] - begin);
     s.tree.template load<THREADS>(splitters + static_cast<std::int64_t>(seg) * ((1 << LOG_K) - 1));
     for (int j = threadIdx.x; j <= nb; j += THREADS) s.total[j] = 0;
-    __syncthreads();
-    rs_histogram<THREADS, ITEMS>(keys + begin, count, s.tree, s.total, cmp);
+    const bool repeated = s.tree.template block_has_repeated_splitters<THREADS>(cmp);
+    rs_histogram<THREADS, ITEMS>(keys + begin, count, s.tree, repeated, s.total, cmp);
     __syncthreads();
     const std::int64_t first_row = rows[seg], segment_rows = rows[seg + 1] - first_row;
     for (int j = threadIdx.x; j < nb; j += THREADS)
@@ -662,9 +688,9 @@ __global__ void __launch_bounds__(THREADS, 2)
     for (int j = threadIdx.x; j < nb; j += THREADS)
       s.partition.base[j] =
           segment_begin + offsets[rs_table_index(first_row, segment_rows, row, j, nb)] - first;
-    __syncthreads();
+    const bool repeated = s.tree.template block_has_repeated_splitters<THREADS>(cmp);
     rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, s.tree,
-                               s.partition, cmp);
+                               repeated, s.partition, cmp);
   }
 }
 
@@ -707,13 +733,14 @@ __global__ void __launch_bounds__(THREADS)
         [&tree](int q, const Key& key) { tree.nodes[sorted_to_eytzinger(q, LOG_K)] = key; });
     auto& p = s.partition;
     for (int j = threadIdx.x; j <= nb; j += THREADS) p.total[j] = 0;
-    __syncthreads();
-    rs_histogram<THREADS, ITEMS>(keys + begin, count, tree, p.total, cmp);
+    const bool repeated = tree.template block_has_repeated_splitters<THREADS>(cmp);
+    rs_histogram<THREADS, ITEMS>(keys + begin, count, tree, repeated, p.total, cmp);
     __syncthreads();
     rs_scan_buckets<THREADS, nb>(p.total, p.segment_start, p.scan);
     for (int j = threadIdx.x; j < nb; j += THREADS) p.base[j] = begin + p.segment_start[j];
     __syncthreads();
-    rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, tree, p, cmp);
+    rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, tree,
+                               repeated, p, cmp);
     rs_classify<THREADS, nb>(begin, count, p.segment_start, out, s.classify);
     __syncthreads();
   }
@@ -1067,8 +1094,9 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   for (int list = 0; list < 2; ++list) {
     const Key* in_keys = list == 0 ? keys : scratch_keys;
     const Value* in_values = list == 0 ? values : scratch_values;
-    if (cudaError_t e = device::sort_segments(in_keys, in_values, keys, values, groups[list].begin,
-                                              groups[list].end, expected[list], cmp, stream))
+    if (cudaError_t e = sort_segments_in_classes(typename seg_tuning::grouped_classes{}, in_keys,
+                                                 in_values, keys, values, groups[list].begin,
+                                                 groups[list].end, expected[list], cmp, stream))
       return e;
     overflow_kernel<<<overflow_grid, group_threads, sizeof(group_storage), stream>>>(
         in_keys, in_values, keys, values, groups[list], counters + (list == 0 ? rs_groups_a : rs_groups_b),

@@ -10,9 +10,10 @@
 // Segments may be empty, and need not be contiguous or ordered; they must not overlap.
 //
 // Size classes: a segment is sorted by the smallest network whose tile holds it (one warp
-// of 256 items up to 256 threads of 32 items each), so a bucket of 300 items costs a
-// 1024-item network, not an 8192-item one. Each class is one launch over all segments;
-// each block reads the lengths of its share 32 at a time and sorts those of its class.
+// of 256 items, then 1K, 2K and 4K, up to 256 threads of 32 items each), so a bucket of 300
+// items costs a 1024-item network, not an 8192-item one. Each class is one launch over all
+// segments; each block reads the lengths of its share 32 at a time and sorts those of its
+// class.
 // Segment lengths are read on the device only, so the caller needs no host synchronisation.
 //
 // Preconditions: begins/ends device arrays of num_segments entries, 0 <= begins[i] <=
@@ -56,32 +57,54 @@ constexpr int segment_items_fitting() {
     return segment_items_fitting<Key, Value, THREADS, LIMIT / 2>();
 }
 
+// MIN_BLOCKS: resident blocks per SM the compiler must allow (__launch_bounds__).
+template <int THREADS, int ITEMS, int MIN_BLOCKS = 1>
+struct tile_shape {
+  static constexpr int threads = THREADS, items = ITEMS, min_blocks = MIN_BLOCKS;
+  static constexpr std::int64_t tile = std::int64_t(THREADS) * ITEMS;
+};
+
+template <class... Shapes>
+struct shape_list {};
+
 // The size classes, smallest first: (threads, items per thread). 32 keys per thread is the
-// fastest bitonic shape measured (bench/RESULTS.md, block sort study). Pairs take 16 per
-// thread and twice the threads, the same tiles: 32 keys and 32 values per thread need 255
-// registers and spill (ptxas, u32:u32). Their medium class is bounded to two blocks per SM
-// (128 registers, no spills; 168 without the bound left one block of 8 warps per SM):
-// randomized_sample u32:u32 2^28 45.9 -> 43.5 ms; 512 x 8 instead measured 48.8 (run 18).
+// fastest bitonic shape measured (bench/RESULTS.md, block sort study), and a smaller tile of
+// one shape is cheaper per item (u32: 2K items 0.54, 4K 0.66, 8K 0.81 ms per 2^26), so the
+// compact class is the medium one at half the threads: a segment pays for at most twice its
+// length above the small class. Pairs take 16 per thread and twice the threads, the same
+// tiles: 32 keys and 32 values per thread need 255 registers and spill (ptxas, u32:u32).
+// Their compact and medium classes are held to 128 registers a thread (no spills; 168
+// without the bound left one block of 8 warps per SM): randomized_sample u32:u32 2^28
+// 45.9 -> 43.5 ms; 512 x 8 instead measured 48.8 (run 18). A class whose tile repeats a
+// smaller class's (wide keys, whose storage caps the items) is skipped.
 template <class Key, class Value>
 struct segment_sort_tuning {
   static constexpr int max_items_per_thread = has_values<Value> ? 16 : 32;
   static constexpr int thread_scale = 32 / max_items_per_thread;
+  template <int THREADS>
+  static constexpr int bounded_min_blocks = has_values<Value> ? 65536 / (128 * THREADS) : 1;
   static constexpr int tiny_threads = 32, tiny_items = 8;
   static constexpr int small_threads = 128, small_items = 8;
   static constexpr int medium_threads = 128 * thread_scale;
   static constexpr int medium_items =
       segment_items_fitting<Key, Value, medium_threads, max_items_per_thread>();
-  static constexpr int medium_min_blocks = has_values<Value> ? 2 : 1;
+  static constexpr int compact_threads = medium_threads / 2, compact_items = medium_items;
   static constexpr int large_threads = 256 * thread_scale;
   static constexpr int large_items =
       segment_items_fitting<Key, Value, large_threads, max_items_per_thread>();
   static constexpr std::int64_t max_items = std::int64_t(large_threads) * large_items;
-};
-
-// MIN_BLOCKS: resident blocks per SM the compiler must allow (__launch_bounds__).
-template <int THREADS, int ITEMS, int MIN_BLOCKS = 1>
-struct tile_shape {
-  static constexpr int threads = THREADS, items = ITEMS, min_blocks = MIN_BLOCKS;
+  using tiny_class = tile_shape<tiny_threads, tiny_items>;
+  using small_class = tile_shape<small_threads, small_items>;
+  using compact_class =
+      tile_shape<compact_threads, compact_items, bounded_min_blocks<compact_threads>>;
+  using medium_class = tile_shape<medium_threads, medium_items, bounded_min_blocks<medium_threads>>;
+  using large_class = tile_shape<large_threads, large_items>;
+  using classes = shape_list<tiny_class, small_class, compact_class, medium_class, large_class>;
+  // For segments made by grouping small buckets up to the medium tile (randomized_sample):
+  // few fall between the small and medium tiles, and every class is a launch that reads all
+  // segment lengths; with the compact class, randomized_sample u32 was 3 % slower at 2^24
+  // and 0.4 % at 2^28 (H100, run 21).
+  using grouped_classes = shape_list<tiny_class, small_class, medium_class, large_class>;
 };
 
 // One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
@@ -155,6 +178,40 @@ cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key
   return cudaPeekAtLastError();
 }
 
+// Launches every class of the list whose tile exceeds the tiles before it; SMALLER: the
+// largest tile launched so far, whose segments the next class leaves alone.
+template <std::int64_t SMALLER, class Launch>
+cudaError_t launch_size_classes(const Launch&, shape_list<>) {
+  return cudaSuccess;
+}
+
+template <std::int64_t SMALLER, class Launch, class Shape, class... Rest>
+cudaError_t launch_size_classes(const Launch& launch, shape_list<Shape, Rest...>) {
+  if constexpr (Shape::tile > SMALLER) {
+    if (cudaError_t e = launch(Shape{}, SMALLER)) return e;
+    return launch_size_classes<Shape::tile>(launch, shape_list<Rest...>{});
+  } else {
+    return launch_size_classes<SMALLER>(launch, shape_list<Rest...>{});
+  }
+}
+
+// device::sort_segments with the size classes `Classes` (a shape_list, smallest first).
+template <class Classes, class Key, class Value, class Compare>
+cudaError_t sort_segments_in_classes(Classes classes, const Key* keys_in, const Value* values_in,
+                                     Key* keys_out, Value* values_out, const std::int64_t* begins,
+                                     const std::int64_t* ends, std::int64_t num_segments,
+                                     Compare cmp, cudaStream_t stream) {
+  if (num_segments < 0) return cudaErrorInvalidValue;
+  if (num_segments == 0) return cudaSuccess;
+  const auto launch = [&](auto shape, std::int64_t smaller_tile) {
+    using class_shape = decltype(shape);
+    return launch_segment_class<class_shape::threads, class_shape::items, class_shape::min_blocks>(
+        keys_in, values_in, keys_out, values_out, begins, ends, num_segments, smaller_tile, cmp,
+        stream);
+  };
+  return launch_size_classes<0>(launch, classes);
+}
+
 }  // namespace detail
 
 namespace device {
@@ -169,38 +226,9 @@ template <class Key, class Value, class Compare>
 cudaError_t sort_segments(const Key* keys_in, const Value* values_in, Key* keys_out,
                           Value* values_out, const std::int64_t* begins, const std::int64_t* ends,
                           std::int64_t num_segments, Compare cmp, cudaStream_t stream = 0) {
-  using tuning = detail::segment_sort_tuning<Key, Value>;
-  if (num_segments < 0) return cudaErrorInvalidValue;
-  if (num_segments == 0) return cudaSuccess;
-  constexpr std::int64_t tiny = tuning::tiny_threads * tuning::tiny_items;
-  constexpr std::int64_t small = tuning::small_threads * tuning::small_items;
-  constexpr std::int64_t medium = std::int64_t(tuning::medium_threads) * tuning::medium_items;
-  constexpr std::int64_t large = tuning::max_items;
-  const auto launch = [&](auto shape, std::int64_t smaller_tile) {
-    using class_shape = decltype(shape);
-    return detail::launch_segment_class<class_shape::threads, class_shape::items,
-                                        class_shape::min_blocks>(
-        keys_in, values_in, keys_out, values_out, begins, ends, num_segments, smaller_tile, cmp,
-        stream);
-  };
-  if (cudaError_t e = launch(detail::tile_shape<tuning::tiny_threads, tuning::tiny_items>{}, 0))
-    return e;
-  if (cudaError_t e = launch(detail::tile_shape<tuning::small_threads, tuning::small_items>{}, tiny))
-    return e;
-  // Key types too large for a bigger tile make the upper classes collapse; skip repeats.
-  if constexpr (medium > small) {
-    if (cudaError_t e =
-            launch(detail::tile_shape<tuning::medium_threads, tuning::medium_items,
-                                      tuning::medium_min_blocks>{},
-                   small))
-      return e;
-  }
-  if constexpr (large > medium && large > small) {
-    if (cudaError_t e = launch(detail::tile_shape<tuning::large_threads, tuning::large_items>{},
-                               medium > small ? medium : small))
-      return e;
-  }
-  return cudaSuccess;
+  using classes = typename detail::segment_sort_tuning<Key, Value>::classes;
+  return detail::sort_segments_in_classes(classes{}, keys_in, values_in, keys_out, values_out,
+                                          begins, ends, num_segments, cmp, stream);
 }
 
 }  // namespace device
