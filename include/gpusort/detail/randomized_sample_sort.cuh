@@ -6,8 +6,10 @@
 //   phase 1  a random sample of k·a keys per segment (counter-based hash of seed, level,
 //            segment start, sample index: reproducible), sorted by block::bitonic_sort;
 //            every a-th is a splitter, kept as block::splitter_tree in shared memory;
-//   phase 2  per-tile bucket histograms (find_bucket_with_equality: keys equal to a
-//            splitter go to an equality bucket that is never split again);
+//   phase 2  per-tile bucket histograms (find_buckets_with_equality: where the segment's
+//            splitters repeat, keys equal to a splitter go to an equality bucket that is
+//            never split again; where none repeats, those buckets stay empty and the
+//            comparison is skipped);
 //   phase 3  the prefix sum over the tiles × buckets table, which phase 2 writes in the
 //            scan's order (rs_table_index: bucket_offsets' column-major order inside each
 //            segment), so one contiguous scan serves every segment;
@@ -25,10 +27,10 @@
 // n bounds (detail/randomized_sample_plan.cuh), blocks loop over the device-side lists and
 // stop at their device-side counts. After the planned levels (plus a spare one) a segment
 // that is still larger than M (possible only for input adversarial to the seed: each level
-// removes at least the keys equal to its splitters) is sorted by one block with a merge
-// sort in global memory: slow, always correct. At the end: groups and equality buckets
-// that lie in B are sorted/copied into A, those in A sorted in place. sort_segments takes a
-// host-side count and launches that many blocks per size class, so it is launched for the
+// keeps out of every bucket at least the keys equal to one splitter) is sorted by one block
+// with a merge sort in global memory: slow, always correct. At the end: groups and equality
+// buckets that lie in B are sorted/copied into A, those in A sorted in place. sort_segments
+// takes a host-side count and launches that many blocks per size class, so it is launched for the
 // expected number of groups (2n/G), not the worst case; groups past that (never
 // seen with random splitters, but possible) are sorted by rs_overflow_groups_kernel, a
 // persistent loop up to the device-side count.
