@@ -1,0 +1,97 @@
+// Host tests of device::sort_segments' size classes (device/sort_segments.cuh): which classes
+// a sort launches for each key and value type, and with which lower bound, read off
+// detail::launch_size_classes with a recording callable instead of kernel launches.
+#include "common/catch.hpp"
+#include "common/key_types.cuh"
+
+#include <gpusort/device/sort_segments.cuh>
+
+#include <cstdint>
+#include <vector>
+
+using gpusort::detail::no_value;
+using gpusort::detail::segment_sort_tuning;
+using gpusort_test::key16;
+using gpusort_test::value16;
+
+namespace {
+
+struct launched_class {
+  std::int64_t tile;
+  std::int64_t smaller_tile;
+  std::size_t storage_bytes;
+};
+
+template <class Key, class Value, class Classes>
+std::vector<launched_class> launched(Classes classes) {
+  std::vector<launched_class> out;
+  const auto record = [&out](auto shape, std::int64_t smaller_tile) {
+    using s = decltype(shape);
+    using storage = gpusort::detail::segment_class_storage<Key, Value, s::threads, s::items>;
+    out.push_back({s::tile, smaller_tile, sizeof(storage)});
+    return cudaSuccess;
+  };
+  REQUIRE(gpusort::detail::launch_size_classes<0>(record, classes) == cudaSuccess);
+  return out;
+}
+
+std::vector<std::int64_t> tiles_of(const std::vector<launched_class>& classes) {
+  std::vector<std::int64_t> tiles;
+  for (const launched_class& c : classes) tiles.push_back(c.tile);
+  return tiles;
+}
+
+// Every segment of at most max_segment_items lands in exactly one launched class: the tiles
+// grow, each class starts where the one before ends, the last ends at the maximum, and each
+// class's shared memory fits what a launch may opt in to.
+template <class Key, class Value>
+std::vector<std::int64_t> check_classes() {
+  using tuning = segment_sort_tuning<Key, Value>;
+  const std::vector<launched_class> all = launched<Key, Value>(typename tuning::classes{});
+  REQUIRE_FALSE(all.empty());
+  REQUIRE(all.front().smaller_tile == 0);
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    REQUIRE(all[i].smaller_tile == all[i - 1].tile);
+    REQUIRE(all[i].tile > all[i - 1].tile);
+  }
+  REQUIRE(all.back().tile == gpusort::device::max_segment_items<Key, Value>());
+  for (const launched_class& c : all)
+    REQUIRE(c.storage_bytes <= gpusort::detail::opt_in_shared_budget);
+  // The grouped list is the full one without the compact class, with the same ends.
+  const std::vector<launched_class> grouped =
+      launched<Key, Value>(typename tuning::grouped_classes{});
+  REQUIRE(grouped.back().tile == all.back().tile);
+  for (std::size_t i = 1; i < grouped.size(); ++i)
+    REQUIRE(grouped[i].smaller_tile == grouped[i - 1].tile);
+  return tiles_of(all);
+}
+
+}  // namespace
+
+TEST_CASE("sort_segments: 4-byte keys take five classes, 2K included", "[sort_segments]") {
+  const std::vector<std::int64_t> expected = {256, 1024, 2048, 4096, 8192};
+  CHECK(check_classes<std::uint32_t, no_value>() == expected);
+  CHECK(check_classes<float, no_value>() == expected);
+  CHECK(tiles_of(launched<std::uint32_t, no_value>(
+            segment_sort_tuning<std::uint32_t, no_value>::grouped_classes{})) ==
+        std::vector<std::int64_t>{256, 1024, 4096, 8192});
+}
+
+TEST_CASE("sort_segments: 8-byte keys and pairs", "[sort_segments]") {
+  const std::vector<std::int64_t> up_to_4k = {256, 1024, 2048, 4096};
+  CHECK(check_classes<std::uint64_t, no_value>() == up_to_4k);
+  CHECK(check_classes<double, no_value>() == up_to_4k);
+  CHECK(check_classes<std::uint32_t, std::uint32_t>() ==
+        std::vector<std::int64_t>{256, 1024, 2048, 4096, 8192});
+  // Pairs' 16-per-thread compact and medium classes are held to 128 registers a thread.
+  using pairs = segment_sort_tuning<std::uint32_t, std::uint32_t>;
+  CHECK(pairs::compact_class::min_blocks * pairs::compact_threads * 128 == 65536);
+  CHECK(pairs::medium_class::min_blocks * pairs::medium_threads * 128 == 65536);
+}
+
+TEST_CASE("sort_segments: 16-byte keys skip a class whose tile repeats a smaller one's",
+          "[sort_segments]") {
+  // The compact tile of 16-byte keys is the small class's 1K, the large one the medium's 2K.
+  CHECK(check_classes<key16, no_value>() == std::vector<std::int64_t>{256, 1024, 2048});
+  CHECK(check_classes<key16, value16>() == std::vector<std::int64_t>{256, 1024, 2048});
+}
