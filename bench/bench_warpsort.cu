@@ -4,7 +4,9 @@
 //   step2/...      Fig. 12/13: steps 1-2, the warp merges by the bitonic buffer or by rank
 //                  (merge-path, one sequential merge per lane).
 //   merge/...      Fig. 13 for the whole sort: bitonic buffer vs rank merge.
-//   width/...      the merge buffer t = policy.merge_width: 64, 128, 256.
+//   width/...      the merge buffer t = policy.merge_width: 64, 128, 256; for every item
+//                  type of bench_sort (u32, u64, u32:u32, 16-byte keys), which picks the
+//                  defaults per item size.
 //   steps/...      Fig. 14: the sort stopped after step k = 1..4 (step k's own time is the
 //                  difference of neighbours); u32 keys and u32:u32 pairs, 2^20/2^24/2^28.
 //   dist/...       the full sort over every distribution at 2^24 (sorted and reverse sorted
@@ -65,13 +67,23 @@ struct warpsort_variant {
 
 using default_variant = warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::bitonic_merge>;
 
-template <class Key, class Value, class Sort>
-void add(const std::string& name, std::int64_t n, distribution d, Sort sort) {
+template <class Key, class Value, class Sort, class Compare = gpusort::less>
+void add(const std::string& name, std::int64_t n, distribution d, Sort sort, Compare cmp = {}) {
   const std::string full = name + "/" + item_name<Key, Value>() + "/" + gpusort_test::name(d) +
                            "/n:" + size_name(n);
-  configure(benchmark::RegisterBenchmark(full.c_str(), [n, d, sort](benchmark::State& state) {
-    bench_sort<Key, Value>(state, n, d, sort, gpusort::less{});
+  configure(benchmark::RegisterBenchmark(full.c_str(), [n, d, sort, cmp](benchmark::State& state) {
+    bench_sort<Key, Value>(state, n, d, sort, cmp);
   }));
+}
+
+// The merge buffer width t, the whole sort.
+template <class Key, class Value, class Compare = gpusort::less>
+void register_width_study(std::int64_t n) {
+  for (int width : {64, 128, 256}) {
+    warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::bitonic_merge, Compare> v{{}, 4};
+    v.policy.merge_width = width;
+    add<Key, Value>("width/t:" + std::to_string(width), n, distribution::uniform, v, Compare{});
+  }
 }
 
 template <class Key, class Value>
@@ -89,12 +101,7 @@ void register_studies(std::int64_t n) {
   add<Key, Value>("merge/bitonic_merge", n, u, default_variant{{}, 4});
   add<Key, Value>("merge/rank_merge", n, u,
                   warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>{{}, 4});
-  // The merge buffer width.
-  for (int width : {64, 128, 256}) {
-    default_variant v{{}, 4};
-    v.policy.merge_width = width;
-    add<Key, Value>("width/t:" + std::to_string(width), n, u, v);
-  }
+  register_width_study<Key, Value>(n);
   // Fig. 14: cumulative time after each step.
   for (int step = 1; step <= 4; ++step)
     add<Key, Value>("steps/after_step:" + std::to_string(step), n, u, default_variant{{}, step});
@@ -109,6 +116,12 @@ int main(int argc, char** argv) {
       const std::int64_t n = std::int64_t(1) << e;
       register_studies<std::uint32_t, void>(n);
       register_studies<std::uint32_t, std::uint32_t>(n);
+      register_width_study<std::uint64_t, void>(n);
+      cub_baseline::register_baselines<std::uint64_t, void, gpusort::less>(n, distribution::uniform);
+      const std::int64_t n16 = std::int64_t(1) << (e < 27 ? e : 27);
+      register_width_study<gpusort_test::key16, void, gpusort_test::key16_less>(n16);
+      cub_baseline::register_baselines<gpusort_test::key16, void, gpusort_test::key16_less>(
+          n16, distribution::uniform);
     }
     for (distribution d : gpusort_test::all_distributions) {
       add<std::uint32_t, void>("dist/warpsort", std::int64_t(1) << 24, d, default_variant{});

@@ -48,6 +48,18 @@ TEST_CASE("warpsort: every merge width", "[warpsort]") {
   check_sort<policy_t, std::uint32_t, std::uint32_t>(policy, {dist, n}, gpusort::less{}, false);
 }
 
+TEST_CASE("warpsort: every merge width on float and struct keys, pairs of 16 bytes", "[warpsort]") {
+  // The merge buffer stores 8-, 12- and 16-byte items as planes of 4-byte words.
+  const int width = GENERATE(64, 128, 256);
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17);
+  const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537));
+  policy_t policy{};
+  policy.merge_width = width;
+  CAPTURE(width);
+  check_float_and_struct_key_types(policy, {dist, n, /*special_floats=*/true});
+  check_sort<policy_t, key16, value16>(policy, {dist, n}, key16_less{}, false);
+}
+
 TEST_CASE("warpsort: the convenience overloads on the default stream", "[warpsort][sanitize]") {
   // 129: one chunk; 4097: steps 3-4; 65537: all four steps.
   const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(129), std::int64_t(4097),

@@ -72,12 +72,13 @@ struct warpsort_tuning {
   static constexpr int threads = 32 * warps_per_block;
   // Step 2/4: the merge buffer t (policy.merge_width). The widths a warp merge is built
   // for: t >= 64 (the paper's minimum), at most 256 (t/32 items per lane in registers).
-  // Default t (bench_warpsort width study, H100, u32 keys and pairs): 64 is fastest up to
-  // 2^20 items (1.34x ahead of 256 there: more warps busy in the last merges), 256 from
-  // 2^24 on (1.66x ahead of 64 at 2^28: fewer merge steps per item).
+  // Default t (bench_warpsort width study, H100, every item type of bench_sort): 64 is
+  // fastest up to 2^20 items (1.22-1.63x ahead of 256 there: more warps busy in the last
+  // merges), 256 from 2^24 on (1.25-1.72x ahead of 64 at 2^27-2^28: fewer merge steps per
+  // item; 16-byte keys 4 % ahead of 128 at 2^27, even at 2^24).
   static constexpr std::int64_t small_input = std::int64_t(1) << 20;
   static constexpr int small_input_merge_width = 64;
-  static constexpr int default_merge_width = item_bytes <= 8 ? 256 : 128;
+  static constexpr int default_merge_width = 256;
   // Outputs per warp in a merge pass, in buffer halves: enough to amortise the two
   // merge-path searches of the warp's range, few enough for many warps at 2^20.
   static constexpr int halves_per_warp = 16;

@@ -1,15 +1,15 @@
 // gpusort/warp/merge_runs.cuh — one warp merges two sorted runs through a t-item bitonic
 // buffer (Ye et al., GPU-Warpsort, step 2, Fig. 4 and Fig. 5b).
 //
-// The warp keeps t = 32*M items in registers (blocked: lane l holds M of them). The lower
-// half (lanes 0..15) holds the items kept from the last step, ascending; t/2 new items are
-// fetched into the upper half (lanes 16..31) reversed, which makes the buffer bitonic, so
-// one warp::bitonic_merge (log2 t steps, barrier-free, every lane busy) sorts it. The lower
-// t/2 are written out, the upper t/2 are kept. The next t/2 items come from the run whose
-// last fetched block had the smaller maximum: then the t/2 smallest items of the buffer
-// precede everything not fetched yet, so the output is the merge.
-// Fetches are coalesced (lane i reads item i of each row of 32) and reversed on the way
-// through a warp-private shared buffer (Fig. 5b), as are the stores. Each run's next block
+// The buffer of t = 32*M items lives in the warp's shared memory: its upper half holds the
+// items kept from the last step, ascending; t/2 new items are stored into the lower half
+// reversed, which makes the buffer bitonic, so one warp::shared_bitonic_merge (log2 t
+// network steps, barrier-free, every lane busy) sorts it. The lower t/2 are written out,
+// the upper t/2 stay where they are for the next step. The next t/2 items come from the run
+// whose last fetched block had the smaller maximum: then the t/2 smallest items of the
+// buffer precede everything not fetched yet, so the output is the merge.
+// Fetches and stores are coalesced (lane i reads or writes item i of each row of 32); the
+// fetched rows are reversed on their way into shared memory (Fig. 5b). Each run's next block
 // is loaded into registers one step ahead (the decision needs only the maxima, which are
 // known), so a warp waits for memory once per run instead of once per step.
 //
@@ -27,28 +27,26 @@
 // a and b sorted under cmp (a strict weak ordering); out does not overlap the inputs; all
 // 32 lanes call together with the same arguments; `storage` is this warp's own shared
 // memory. Values: pass detail::no_value pointers (null) for keys only.
-// Cost: ceil(a_count/(t/2)) + ceil(b_count/(t/2)) buffer steps, each log2(t) network steps;
-// every item is read and written once, coalesced; registers: t/32 buffered and t/32
-// prefetched items per lane. Not stable.
+// Cost: ceil(a_count/(t/2)) + ceil(b_count/(t/2)) buffer steps, each one
+// warp::shared_bitonic_merge; every item is read and written once, coalesced; registers:
+// t/32 items in the network and t/32 prefetched items per lane. Not stable.
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
-#include <gpusort/detail/padded_buffer.cuh>
 #include <gpusort/detail/ranked.cuh>
-#include <gpusort/warp/bitonic_merge.cuh>
 #include <gpusort/warp/partition_point.cuh>
-#include <gpusort/warp/shuffle.cuh>
+#include <gpusort/warp/shared_bitonic_merge.cuh>
 
 #include <cstdint>
 
 namespace gpusort {
 namespace warp {
 
-// The staging buffer of one half (t/2 items) of a warp's merge buffer.
+// A warp's merge buffer of t = 32*M items.
 template <class Key, class Value, int M>
 struct merge_runs_storage {
-  detail::padded_buffer<Key, 16 * M> keys;
-  detail::padded_buffer<Value, 16 * M> values;
+  bitonic_buffer<Key, M> keys;
+  bitonic_buffer<Value, M> values;
 };
 
 }  // namespace warp
@@ -88,65 +86,42 @@ __device__ __forceinline__ void merge_runs_load(const Key* keys, const Value* va
   }
 }
 
-// Moves a loaded block [next, next + t/2) of a run into one half of the buffer through the
-// warp's shared staging area (Fig. 5b: coalesced reads, reversed in shared memory): the
-// lower half ascending, the upper half reversed. Returns the block's largest item (the padding
-// when the block is ragged). Lanes of the other half keep their registers (a select).
+// Stores a loaded block [next, next + t/2) of a run into one half of the buffer: the upper
+// half ascending (the first block of run a), the lower half reversed (every other block,
+// Fig. 5b). Returns the block's largest item (the padding when the block is ragged).
 template <int M, class Key, class Value>
 __device__ __forceinline__ Key merge_runs_fetch(const merge_runs_block<Key, Value, M>& block,
-                                                bool upper, Key (&items)[M], Value (&vals)[M],
+                                                bool into_upper,
                                                 warp::merge_runs_storage<Key, Value, M>& s) {
   constexpr int half = 16 * M;
   const int lane = threadIdx.x % 32;
+  __syncwarp();  // the lower half may still be being written out
 #pragma unroll
   for (int b = 0; b < M / 2; ++b) {
     const int j = b * 32 + lane;
-    const int slot = upper ? half - 1 - j : j;
-    s.keys[slot] = block.keys[b];
-    if constexpr (has_values<Value>) s.values[slot] = block.values[b];
+    const int i = into_upper ? half + j : half - 1 - j;
+    s.keys.store(i, block.keys[b]);
+    s.values.store(i, block.values[b]);
   }
   __syncwarp();
-  const bool mine = (lane >= 16) == upper;
-  const int base = (lane % 16) * M;
-#pragma unroll
-  for (int r = 0; r < M; ++r) {
-    const int slot = base + r;
-    const Key item = s.keys[slot];
-    items[r] = mine ? item : items[r];
-    if constexpr (has_values<Value>) {
-      const Value v = s.values[slot];
-      vals[r] = mine ? v : vals[r];
-    }
-  }
-  const Key largest = s.keys[upper ? 0 : half - 1];
-  __syncwarp();
-  return largest;
+  return s.keys.load(into_upper ? 2 * half - 1 : 0);
 }
 
-// Writes the lower half of the buffer to out[0, min(t/2, remaining)).
+// Writes the lower half of the sorted buffer to out[0, min(t/2, remaining)).
 template <int M, class Key, class Value>
-__device__ __forceinline__ void merge_runs_emit(const Key (&items)[M], const Value (&vals)[M],
-                                                Key* out, Value* out_values, std::int64_t remaining,
+__device__ __forceinline__ void merge_runs_emit(Key* out, Value* out_values, std::int64_t remaining,
                                                 warp::merge_runs_storage<Key, Value, M>& s) {
   constexpr int half = 16 * M;
   const int lane = threadIdx.x % 32;
-  if (lane < 16) {
-#pragma unroll
-    for (int r = 0; r < M; ++r) {
-      s.keys[lane * M + r] = items[r];
-      if constexpr (has_values<Value>) s.values[lane * M + r] = vals[r];
-    }
-  }
   __syncwarp();
 #pragma unroll
   for (int j0 = 0; j0 < half; j0 += 32) {
     const int j = j0 + lane;
     if (j < remaining) {
-      out[j] = s.keys[j];
-      if constexpr (has_values<Value>) out_values[j] = s.values[j];
+      out[j] = s.keys.load(j);
+      if constexpr (has_values<Value>) out_values[j] = s.values.load(j);
     }
   }
-  __syncwarp();
 }
 
 }  // namespace detail
@@ -179,29 +154,21 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
   }
   const std::int64_t total = a_count + b_count;
   if (total <= 0) return;
-  Key items[M];
-  Value vals[M];
   detail::merge_runs_block<Key, Value, M> next_a, next_b;
   detail::merge_runs_load<M>(a, a_values, a_count, 0, largest, next_a);
   detail::merge_runs_load<M>(b, b_values, b_count, 0, largest, next_b);
-  Key a_max = detail::merge_runs_fetch<M>(next_a, false, items, vals, storage);
-  Key b_max = detail::merge_runs_fetch<M>(next_b, true, items, vals, storage);
+  Key a_max = detail::merge_runs_fetch<M>(next_a, true, storage);
+  Key b_max = detail::merge_runs_fetch<M>(next_b, false, storage);
   std::int64_t a_next = half, b_next = half, written = 0;
   detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
   detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
   for (;;) {
-    bitonic_merge<M>(items, vals, cmp);
-    detail::merge_runs_emit<M>(items, vals, out + written,
+    shared_bitonic_merge<M>(storage.keys, storage.values, cmp);
+    detail::merge_runs_emit<M>(out + written,
                                detail::has_values<Value> ? out_values + written : out_values,
                                total - written, storage);
     written += half;
     if (written >= total) break;
-    // The upper half becomes the kept (lower) half.
-#pragma unroll
-    for (int r = 0; r < M; ++r) {
-      items[r] = shuffle_xor(items[r], 16);
-      vals[r] = shuffle_xor(vals[r], 16);
-    }
     // Fetch from the run whose last block ended lower (ties: a). A run that is used up is
     // not fetched from; when both are, the block fetched is all padding. The block after
     // it is loaded at once, to arrive while this step's network runs.
@@ -209,11 +176,11 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
     const bool b_left = b_next < b_count;
     const bool take_a = a_left && (!b_left || !cmp(b_max, a_max));
     if (take_a) {
-      a_max = detail::merge_runs_fetch<M>(next_a, true, items, vals, storage);
+      a_max = detail::merge_runs_fetch<M>(next_a, false, storage);
       a_next += half;
       detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
     } else {
-      b_max = detail::merge_runs_fetch<M>(next_b, true, items, vals, storage);
+      b_max = detail::merge_runs_fetch<M>(next_b, false, storage);
       b_next += half;
       detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
     }
