@@ -35,8 +35,8 @@ struct randomized_sample {
 // plus a few hundred kilobytes of step-3 tables.
 struct warpsort {
   int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 up to 2^20 items,
-                        // above that 256 for items of <= 8 bytes, else 128) or 64, 128, 256;
-                        // others: cudaErrorInvalidValue
+                        // 128 at 2^21, then 256, 512 for 4-byte items from 2^23) or 64, 128,
+                        // 256, and 512 for 4-byte items; others: cudaErrorInvalidValue
 };
 
 // Merge sort with bitonic merge networks (Satish et al.). Stable. Extra memory: one copy

@@ -48,6 +48,16 @@ TEST_CASE("warpsort: every merge width", "[warpsort]") {
   check_sort<policy_t, std::uint32_t, std::uint32_t>(policy, {dist, n}, gpusort::less{}, false);
 }
 
+TEST_CASE("warpsort: the 512-item merge buffer of 4-byte keys", "[warpsort]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::sorted, distribution::few_distinct_2);
+  const std::int64_t n = GENERATE(std::int64_t(257), std::int64_t(65537), std::int64_t(999983));
+  policy_t policy{};
+  policy.merge_width = 512;
+  check_sort<policy_t, std::uint32_t, no_value>(policy, {dist, n}, gpusort::less{}, false);
+  check_sort<policy_t, float, no_value>(policy, {dist, n, /*special_floats=*/true},
+                                        gpusort::total_less{}, false);
+}
+
 TEST_CASE("warpsort: every merge width on float and struct keys, pairs of 16 bytes", "[warpsort]") {
   // The merge buffer stores 8-, 12- and 16-byte items as planes of 4-byte words.
   const int width = GENERATE(64, 128, 256);
@@ -88,11 +98,27 @@ TEST_CASE("warpsort: too little temp storage leaves the keys untouched", "[warps
 }
 
 TEST_CASE("warpsort: an unsupported merge width is refused before any work", "[warpsort]") {
-  const int width = GENERATE(-1, 1, 32, 100, 512);
+  const int width = GENERATE(-1, 1, 32, 100, 1024);
   CAPTURE(width);
   policy_t odd{};
   odd.merge_width = width;
   check_refuses_policy(odd);
+}
+
+TEST_CASE("warpsort: t = 512 is refused for items of more than 4 bytes", "[warpsort]") {
+  policy_t wide{};
+  wide.merge_width = 512;
+  guarded_buffer<std::uint64_t> keys(5000);
+  guarded_buffer<std::uint32_t> values(5000);
+  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
+  const auto before = keys.to_host();
+  std::size_t bytes = 0;
+  CHECK(gpusort::sort_keys(wide, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_keys(wide, keys.data(), 5000) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_pairs(wide, keys.data(), values.data(), 5000) == cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(keys.to_host() == before);
+  REQUIRE(keys.check_guard());
 }
 
 TEST_CASE("warpsort: more than 2^31 keys", "[warpsort][large][huge]") {

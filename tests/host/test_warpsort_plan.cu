@@ -142,3 +142,48 @@ TEST_CASE("warpsort_sample_position: inside the array", "[warpsort][host]") {
     }
   }
 }
+
+TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][host]") {
+  using gpusort::detail::warpsort_supports_width;
+  using gpusort::detail::warpsort_width;
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  const gpusort::policy::warpsort tuned{};
+  const auto width_u32 = [&](int e) { return warpsort_width<u32, no_value>(tuned, std::int64_t(1) << e); };
+  CHECK(width_u32(10) == 64);
+  CHECK(width_u32(20) == 64);
+  CHECK(width_u32(21) == 128);
+  CHECK(width_u32(22) == 256);
+  CHECK(width_u32(23) == 512);
+  CHECK(width_u32(28) == 512);
+  CHECK(warpsort_width<u64, no_value>(tuned, std::int64_t(1) << 28) == 256);
+  CHECK(warpsort_width<u32, u32>(tuned, std::int64_t(1) << 28) == 256);
+  gpusort::policy::warpsort chosen{};
+  chosen.merge_width = 128;
+  CHECK(warpsort_width<u32, no_value>(chosen, std::int64_t(1) << 28) == 128);
+
+  // 512 only where a lane's 16 items are 4 bytes each.
+  STATIC_REQUIRE(warpsort_supports_width<u32, no_value>(512));
+  STATIC_REQUIRE(warpsort_supports_width<float, no_value>(512));
+  STATIC_REQUIRE(!warpsort_supports_width<u64, no_value>(512));
+  STATIC_REQUIRE(!warpsort_supports_width<u32, u32>(512));
+  STATIC_REQUIRE(!warpsort_supports_width<u32, no_value>(1024));
+
+  // A warp takes 16 or 32 buffer halves; 32 only where the pass still has busy_warps warps,
+  // and a tuned width above 64 always leaves them.
+  using shape = warpsort_shape<u32, no_value>;
+  constexpr std::int64_t busy = warpsort_tuning<u32, no_value>::busy_warps;
+  for (int e = 10; e <= 31; ++e) {
+    const std::int64_t n = std::int64_t(1) << e;
+    CAPTURE(e);
+    for (int width : {64, 128, 256, 512}) {
+      const std::int64_t outputs = shape::warp_outputs(width, n);
+      const std::int64_t half = width / 2;
+      REQUIRE((outputs == 16 * half || outputs == 32 * half));
+      if (outputs == 32 * half) REQUIRE(n / outputs >= busy);
+      else REQUIRE(n / (2 * outputs) < busy);
+    }
+    const int tuned_width = width_u32(e);
+    if (tuned_width > 64) REQUIRE(n / shape::warp_outputs(tuned_width, n) >= busy);
+  }
+}

@@ -70,17 +70,18 @@ struct warpsort_tuning {
   // Independent warps per block: no barrier ties them, so the block is only a launch unit.
   static constexpr int warps_per_block = 4;
   static constexpr int threads = 32 * warps_per_block;
-  // Step 2/4: the merge buffer t (policy.merge_width). The widths a warp merge is built
-  // for: t >= 64 (the paper's minimum), at most 256 (t/32 items per lane in registers).
-  // Default t (bench_warpsort width study, H100, every item type of bench_sort): 64 is
-  // fastest up to 2^20 items (1.22-1.63x ahead of 256 there: more warps busy in the last
-  // merges), 256 from 2^24 on (1.25-1.72x ahead of 64 at 2^27-2^28: fewer merge steps per
-  // item; 16-byte keys 4 % ahead of 128 at 2^27, even at 2^24).
-  static constexpr std::int64_t small_input = std::int64_t(1) << 20;
-  static constexpr int small_input_merge_width = 64;
-  static constexpr int default_merge_width = 256;
-  // Outputs per warp in a merge pass, in buffer halves: enough to amortise the two
-  // merge-path searches of the warp's range, few enough for many warps at 2^20.
+  // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
+  // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
+  // amortise its range's two merge-path searches, both as long as a pass keeps busy_warps
+  // warps: by default t is the widest that keeps them with 16 halves (64 at 2^20, 256 from
+  // 2^22, 512 for 4-byte items from 2^23), then a warp takes 32 halves if that keeps them.
+  // Widths: t >= 64 (the paper's minimum), t/32 items per lane in registers, so at most 256,
+  // or 512 for 4-byte items (more spills registers). Measured (bench_warpsort width study and
+  // bench/RESULTS.md run 22, H100): t = 64 is 1.22-1.63x ahead of 256 at 2^20 for every item
+  // type, 256 is 1.25-1.72x ahead of 64 at 2^27-2^28; u32 keys: t = 512 8-12 % ahead of 256
+  // from 2^23 on; 32 halves 3-6 % ahead of 16 at 2^27-2^28, 9 % behind at 2^22 (1024 warps).
+  static constexpr int max_merge_width = item_bytes <= 4 ? 512 : 256;
+  static constexpr std::int64_t busy_warps = 2048;
   static constexpr int halves_per_warp = 16;
   // Step 2 stops when at most this many runs are left: the paper's l (64 on 16 SMs); the
   // merges stay balanced by output anyway, so this only sets the depth of step 4.
@@ -425,9 +426,11 @@ struct warpsort_shape {
   int levels = 0;  // step-4 levels: log2(runs)
   std::size_t scan_bytes = 0;
 
-  // Outputs per warp in a merge pass for buffer width t (t/2 items per buffer half).
-  static constexpr std::int64_t warp_outputs(int width) {
-    return static_cast<std::int64_t>(tuning::halves_per_warp) * (width / 2);
+  // Outputs per warp in a merge pass of n items for buffer width t (t/2 items per half):
+  // halves_per_warp halves, or twice that where n still gives busy_warps warps.
+  static constexpr std::int64_t warp_outputs(int width, std::int64_t n) {
+    const std::int64_t outputs = static_cast<std::int64_t>(tuning::halves_per_warp) * (width / 2);
+    return n / (2 * outputs) >= tuning::busy_warps ? 2 * outputs : outputs;
   }
 
   explicit warpsort_shape(std::int64_t n) {
@@ -462,7 +465,7 @@ struct warpsort_plan : warpsort_shape<Key, Value> {
 
   warpsort_plan(std::int64_t n, int width)
       : shape(n),
-        warp_outputs(shape::warp_outputs(width)),
+        warp_outputs(shape::warp_outputs(width, n)),
         ranges((n + warp_outputs - 1) / warp_outputs),
         layout(make_layout(n, ranges, *this)) {}
 
@@ -604,15 +607,22 @@ cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, C
 }
 
 // Buffer widths t a warp merge is built for (policy.merge_width; 0 picks the tuned one).
+template <class Key, class Value>
 constexpr bool warpsort_supports_width(int width) {
-  return width == 64 || width == 128 || width == 256;
+  return width == 64 || width == 128 || width == 256 ||
+         (width == 512 && warpsort_tuning<Key, Value>::max_merge_width >= 512);
 }
 
 template <class Key, class Value>
 int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
   using tuning = warpsort_tuning<Key, Value>;
   if (policy.merge_width != 0) return policy.merge_width;
-  return n <= tuning::small_input ? tuning::small_input_merge_width : tuning::default_merge_width;
+  int width = 64;
+  // Twice the width: halves_per_warp * width outputs per warp.
+  while (2 * width <= tuning::max_merge_width &&
+         n / (static_cast<std::int64_t>(tuning::halves_per_warp) * width) >= tuning::busy_warps)
+    width *= 2;
+  return width;
 }
 
 template <warpsort_step1 STEP1 = warpsort_step1::warp_bitonic,
@@ -631,6 +641,11 @@ cudaError_t warpsort_sort(const policy::warpsort& policy, void* temp, Key* keys,
     case 256:
       return warpsort_run<8, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
                                            result_keys, result_values);
+    case 512:
+      if constexpr (warpsort_supports_width<Key, Value>(512))
+        return warpsort_run<16, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
+                                              result_keys, result_values);
+      return cudaErrorInvalidValue;
     default:
       return cudaErrorInvalidValue;
   }
@@ -640,12 +655,13 @@ template <>
 struct algorithm<policy::warpsort> {
   static constexpr bool implemented = true;
 
-  // merge_width: t, the items of a warp's merge buffer: 0 (tuned) or 64, 128, 256.
+  // merge_width: t, the items of a warp's merge buffer: 0 (tuned) or 64, 128, 256, and 512
+  // for 4-byte items.
   template <class Key, class Value>
   static cudaError_t check_policy(const policy::warpsort& policy) {
     const int width = policy.merge_width;
-    return width == 0 || warpsort_supports_width(width) ? cudaSuccess
-                                                                     : cudaErrorInvalidValue;
+    return width == 0 || warpsort_supports_width<Key, Value>(width) ? cudaSuccess
+                                                                    : cudaErrorInvalidValue;
   }
 
   template <class Key, class Value>
