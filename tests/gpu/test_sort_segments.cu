@@ -57,7 +57,9 @@ std::vector<std::int64_t> edge_lengths() {
 
 template <class Key, class Value, class Compare>
 void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Compare cmp,
-                         const std::vector<std::int64_t>& lengths = edge_lengths<Key, Value>()) {
+                         const std::vector<std::int64_t>& lengths = edge_lengths<Key, Value>(),
+                         std::int64_t shortest = 0,
+                         std::int64_t longest = gpusort::device::max_segment_items<Key, Value>()) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
   INFO("distribution " << name(dist) << (in_place ? ", in place" : ", out of place")
                        << ", gap " << gap << ", " << lengths.size() << " segments");
@@ -86,7 +88,7 @@ void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Com
   if constexpr (!pairs) out_values = nullptr;
   REQUIRE(gpusort::device::sort_segments(keys_in.data(), pairs ? values_in.data() : nullptr,
                                          out_keys, out_values, begins.data(), ends.data(),
-                                         segments, cmp) == cudaSuccess);
+                                         segments, cmp, 0, shortest, longest) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::vector<Key> result = copy_to_host(out_keys, n);
   std::vector<Value> result_values;
@@ -164,6 +166,23 @@ TEST_CASE("sort_segments: many segments of every class", "[sort_segments]") {
                                                gpusort::less{}, lengths);
   check_sort_segments<std::uint32_t, std::uint32_t>(distribution::uniform, in_place, 1,
                                                     gpusort::less{}, lengths);
+}
+
+// Lengths known on the host: only the classes that can hold them launch, and they sort.
+TEST_CASE("sort_segments: segments within given length bounds", "[sort_segments]") {
+  for (std::int64_t length : edge_lengths<std::uint32_t, no_value>()) {
+    if (length > gpusort::device::max_segment_items<std::uint32_t, no_value>()) continue;
+    check_sort_segments<std::uint32_t, no_value>(distribution::uniform, true, 0, gpusort::less{},
+                                                 {length}, length, length);
+    check_sort_segments<std::uint32_t, std::uint32_t>(distribution::uniform, false, 0,
+                                                      gpusort::less{}, {length, length}, length,
+                                                      length);
+  }
+  // Many segments under a bound (deterministic_sample's buckets): the classes above it idle.
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t i = 0; i < 5000; ++i) lengths.push_back((i * 7919) % 600);
+  check_sort_segments<std::uint32_t, no_value>(distribution::uniform, false, 2, gpusort::less{},
+                                               lengths, 0, 599);
 }
 
 TEST_CASE("sort_segments: no segments, and a negative count", "[sort_segments]") {

@@ -95,3 +95,17 @@ TEST_CASE("sort_segments: 16-byte keys skip a class whose tile repeats a smaller
   CHECK(check_classes<key16, no_value>() == std::vector<std::int64_t>{256, 1024, 2048});
   CHECK(check_classes<key16, value16>() == std::vector<std::int64_t>{256, 1024, 2048});
 }
+
+TEST_CASE("sort_segments: a class launches only where the length bounds meet its lengths",
+          "[sort_segments]") {
+  using gpusort::detail::segment_class_needed;
+  // The class of (1024, 2048]: segment lengths in [shortest, longest].
+  STATIC_REQUIRE(segment_class_needed(1024, 2048, 0, 8192));      // no promise
+  STATIC_REQUIRE(segment_class_needed(1024, 2048, 1025, 1025));   // one segment in the class
+  STATIC_REQUIRE(segment_class_needed(1024, 2048, 2048, 2048));
+  STATIC_REQUIRE(!segment_class_needed(1024, 2048, 1024, 1024));  // the class below holds it
+  STATIC_REQUIRE(!segment_class_needed(1024, 2048, 2049, 8192));  // all longer
+  STATIC_REQUIRE(!segment_class_needed(1024, 2048, 0, 512));      // all shorter
+  STATIC_REQUIRE(segment_class_needed(0, 256, 0, 1));
+  STATIC_REQUIRE(!segment_class_needed(0, 256, 0, 0));  // only empty segments: nothing to sort
+}

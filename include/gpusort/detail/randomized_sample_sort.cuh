@@ -971,7 +971,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
     rs_whole_array_kernel<<<1, 1, 0, stream>>>(groups[0], n);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
     return device::sort_segments(keys, values, keys, values, groups[0].begin, groups[0].end, 1, cmp,
-                                 stream);
+                                 stream, n, n);
   }
 
   // Persistent grids (detail::resident_grid): as many blocks as fit on the device at once,
@@ -1098,7 +1098,8 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
     const Value* in_values = list == 0 ? values : scratch_values;
     if (cudaError_t e = sort_segments_in_classes(typename seg_tuning::grouped_classes{}, in_keys,
                                                  in_values, keys, values, groups[list].begin,
-                                                 groups[list].end, expected[list], cmp, stream))
+                                                 groups[list].end, expected[list], cmp, stream,
+                                                 0, max_segment))
       return e;
     overflow_kernel<<<overflow_grid, group_threads, sizeof(group_storage), stream>>>(
         in_keys, in_values, keys, values, groups[list], counters + (list == 0 ? rs_groups_a : rs_groups_b),

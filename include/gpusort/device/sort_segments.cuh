@@ -15,6 +15,9 @@
 // segments; each block reads the lengths of its share 32 at a time and sorts those of its
 // class.
 // Segment lengths are read on the device only, so the caller needs no host synchronisation.
+// A caller that knows bounds of them on the host (a plan's bucket bound, one segment of n)
+// passes [shortest, longest]: classes that cannot hold such a segment are not launched, so
+// they do not scan the list (each class reads every segment's bounds).
 //
 // Preconditions: begins/ends device arrays of num_segments entries, 0 <= begins[i] <=
 // ends[i]. Not stable. Asynchronous on `stream`; returns the first launch error (the
@@ -195,16 +198,25 @@ cudaError_t launch_size_classes(const Launch& launch, shape_list<Shape, Rest...>
   }
 }
 
+// Whether the class sorting lengths (smaller_tile, tile] can meet a segment of a length in
+// [shortest, longest].
+__host__ __device__ constexpr bool segment_class_needed(std::int64_t smaller_tile, std::int64_t tile,
+                                                        std::int64_t shortest, std::int64_t longest) {
+  return smaller_tile < longest && tile >= shortest;
+}
+
 // device::sort_segments with the size classes `Classes` (a shape_list, smallest first).
 template <class Classes, class Key, class Value, class Compare>
 cudaError_t sort_segments_in_classes(Classes classes, const Key* keys_in, const Value* values_in,
                                      Key* keys_out, Value* values_out, const std::int64_t* begins,
                                      const std::int64_t* ends, std::int64_t num_segments,
-                                     Compare cmp, cudaStream_t stream) {
+                                     Compare cmp, cudaStream_t stream, std::int64_t shortest,
+                                     std::int64_t longest) {
   if (num_segments < 0) return cudaErrorInvalidValue;
   if (num_segments == 0) return cudaSuccess;
   const auto launch = [&](auto shape, std::int64_t smaller_tile) {
     using class_shape = decltype(shape);
+    if (!segment_class_needed(smaller_tile, class_shape::tile, shortest, longest)) return cudaSuccess;
     return launch_segment_class<class_shape::threads, class_shape::items, class_shape::min_blocks>(
         keys_in, values_in, keys_out, values_out, begins, ends, num_segments, smaller_tile, cmp,
         stream);
@@ -222,13 +234,18 @@ constexpr std::int64_t max_segment_items() {
   return detail::segment_sort_tuning<Key, Value>::max_items;
 }
 
+// [shortest, longest]: optional bounds of the segments' lengths, a promise by the caller
+// (the defaults promise nothing): a segment outside them may be left as it is.
 template <class Key, class Value, class Compare>
 cudaError_t sort_segments(const Key* keys_in, const Value* values_in, Key* keys_out,
                           Value* values_out, const std::int64_t* begins, const std::int64_t* ends,
-                          std::int64_t num_segments, Compare cmp, cudaStream_t stream = 0) {
+                          std::int64_t num_segments, Compare cmp, cudaStream_t stream = 0,
+                          std::int64_t shortest = 0,
+                          std::int64_t longest = max_segment_items<Key, Value>()) {
   using classes = typename detail::segment_sort_tuning<Key, Value>::classes;
   return detail::sort_segments_in_classes(classes{}, keys_in, values_in, keys_out, values_out,
-                                          begins, ends, num_segments, cmp, stream);
+                                          begins, ends, num_segments, cmp, stream, shortest,
+                                          longest);
 }
 
 }  // namespace device
