@@ -1,7 +1,9 @@
 // Studies of policy::deterministic_sample (Dehne & Zaboli), next to CUB on the same inputs:
 //  * ds_samples/...: total time as a function of s (policy.samples_per_tile), the paper's
 //    Fig. 3, u32 uniform at 2^24 and 2^26, for the device's default tile and both tile
-//    shapes. Counters: levels of the plan, tile, temp storage per item byte.
+//    shapes, and at 2^28; u64, u32:u32 and 16-byte keys at 2^24 and 2^26 with the device
+//    tile (s:0 is the default). Counters: levels of the plan, tile, s, temp storage per item
+//    byte.
 //  * ds_steps/...: cumulative time of the steps of the first level (the paper's Fig. 5):
 //    through:local_sort (steps 1–3), sample_sort (4), sample_indexing (5–6), prefix_sum (7),
 //    relocation (8), bucket_sort (9: the further levels and the bucket sort = the whole
@@ -28,9 +30,11 @@ using ds_setup = gpusort::detail::deterministic_sample_setup<
     Key, std::conditional_t<std::is_void<Value>::value, gpusort::detail::no_value, Value>>;
 
 // The policy through the internal sort function, stopping after `through`.
+template <class Compare = gpusort::less>
 struct ds_sort {
   ds_policy policy{};
   stop through = stop::bucket_sort;
+  Compare cmp{};
   template <class Key, class Value>
   cudaError_t operator()(void* d_temp, std::size_t& temp_bytes, sort_data<Key, Value>& data,
                          cudaStream_t stream) const {
@@ -38,12 +42,12 @@ struct ds_sort {
     auto* values = reinterpret_cast<value_type*>(data.values());
     if (d_temp == nullptr) {
       if constexpr (sort_data<Key, Value>::pairs)
-        return gpusort::sort_pairs(policy, nullptr, temp_bytes, data.keys(), values, data.size());
+        return gpusort::sort_pairs(policy, nullptr, temp_bytes, data.keys(), values, data.size(), cmp);
       else
-        return gpusort::sort_keys(policy, nullptr, temp_bytes, data.keys(), data.size());
+        return gpusort::sort_keys(policy, nullptr, temp_bytes, data.keys(), data.size(), cmp);
     }
     return gpusort::detail::deterministic_sample_sort(policy, d_temp, data.keys(), values,
-                                                      data.size(), gpusort::less{}, stream, through);
+                                                      data.size(), cmp, stream, through);
   }
 };
 
@@ -60,13 +64,13 @@ void plan_counters(benchmark::State& state, const ds_policy& policy, std::int64_
 }
 
 // Full sorts (verified by run_sort).
-template <class Key, class Value = void>
+template <class Key, class Value = void, class Compare = gpusort::less>
 void register_full(const std::string& study, std::int64_t n, distribution d, ds_policy policy,
                    const std::string& suffix = "") {
   const std::string name = study + "/" + item_name<Key, Value>() + "/" + gpusort_test::name(d) +
                            "/n:" + size_name(n) + suffix;
   configure(benchmark::RegisterBenchmark(name.c_str(), [n, d, policy](benchmark::State& state) {
-    bench_sort<Key, Value>(state, n, d, ds_sort{policy, stop::bucket_sort});
+    bench_sort<Key, Value>(state, n, d, ds_sort<Compare>{policy, stop::bucket_sort}, Compare{});
     plan_counters<Key, Value>(state, policy, n);
   }));
 }
@@ -77,10 +81,10 @@ void bench_prefix(benchmark::State& state, std::int64_t n, ds_policy policy, sto
   try {
     sort_data<Key> data(n, distribution::uniform);
     if (through == stop::bucket_sort) {
-      run_sort(state, data, ds_sort{policy, through});
+      run_sort(state, data, ds_sort<>{policy, through});
     } else {
       harness_detail::stream_holder stream;
-      const ds_sort sort{policy, through};
+      const ds_sort<> sort{policy, through};
       std::size_t temp_bytes = 0;
       gpusort_test::throw_on_cuda_error(sort(nullptr, temp_bytes, data, stream.s), "size");
       device_buffer<unsigned char> temp(std::max<std::int64_t>(static_cast<std::int64_t>(temp_bytes), 1));
@@ -128,10 +132,22 @@ int main(int argc, char** argv) {
       }
       cub_baseline::register_baselines<std::uint32_t>(n, distribution::uniform);
     }
-    // At 2^28: the default's s (64, three levels) against 256 and 512 (two levels).
-    for (int s : {64, 256, 512})
+    // At 2^28: the default's s (64, three levels) against its neighbours.
+    for (int s : {32, 64, 128, 256, 512})
       register_full<std::uint32_t>("ds_samples", std::int64_t(1) << 28, distribution::uniform,
                                    ds_policy{s, 0}, "/s:" + std::to_string(s) + "/tile:device");
+    // The other item types of bench_sort, device tile, and the default s (s:0).
+    for (int e : {24, 26}) {
+      const std::int64_t n = std::int64_t(1) << e;
+      for (int s : {0, 16, 32, 64, 128, 256, 512}) {
+        const std::string s_name = "/s:" + std::to_string(s) + "/tile:device";
+        register_full<std::uint64_t>("ds_samples", n, distribution::uniform, ds_policy{s, 0}, s_name);
+        register_full<std::uint32_t, std::uint32_t>("ds_samples", n, distribution::uniform,
+                                                    ds_policy{s, 0}, s_name);
+        register_full<gpusort_test::key16, void, gpusort_test::key16_less>(
+            "ds_samples", n, distribution::uniform, ds_policy{s, 0}, s_name);
+      }
+    }
     // (b) per-step breakdown (Fig. 5), cumulative prefixes.
     for (int e : {24, 26, 28}) {
       const std::int64_t n = std::int64_t(1) << e;

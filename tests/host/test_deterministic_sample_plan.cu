@@ -5,6 +5,7 @@
 // policy-field checks, and the whole multi-level pipeline run on the host with the kernels'
 // own __host__ __device__ helpers, launch by launch as the sort plans it. No GPU needed.
 #include "common/catch.hpp"
+#include "common/key_types.cuh"
 
 #include <gpusort/block/locate_splitters.cuh>
 #include <gpusort/block/regular_sample.cuh>
@@ -349,8 +350,7 @@ TEST_CASE("the planned levels, run on the host with the kernels' helpers, sort",
 
 TEST_CASE("the default s is the feasible candidate of least estimated time", "[deterministic_sample]") {
   using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, gpusort::detail::no_value>;
-  const gpusort::detail::deterministic_sample_costs costs{
-      tuning::pass_ns_per_item, tuning::sample_ns_per_sample, tuning::level_ns};
+  const gpusort::detail::deterministic_sample_costs costs = tuning::costs;
   const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(5000), std::int64_t(1) << 20,
                                   std::int64_t(1) << 24, std::int64_t(1) << 28,
                                   (std::int64_t(1) << 31) + 4097);
@@ -369,4 +369,28 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
     const deterministic_sample_plan plan(n, tile, other, max_segment);
     if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs));
   }
+}
+
+// The estimate reproduces the fastest s of the H100 sweep (bench_deterministic_sample,
+// bench/RESULTS.md run 22) with each type's own tile, where the sweep measured it.
+template <class Key, class Value>
+int tuned_samples(int log_n) {
+  using tuning = gpusort::detail::deterministic_sample_tuning<Key, Value>;
+  return gpusort::detail::deterministic_sample_choose_samples(
+      std::int64_t(1) << log_n, tuning::tile, gpusort::device::max_segment_items<Key, Value>(),
+      tuning::min_default_samples, tuning::max_samples, tuning::costs);
+}
+
+TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_sample]") {
+  using gpusort::detail::no_value;
+  using u32 = std::uint32_t;
+  CHECK(tuned_samples<u32, no_value>(24) == 128);
+  CHECK(tuned_samples<u32, no_value>(26) == 256);
+  CHECK(tuned_samples<u32, no_value>(28) == 64);
+  CHECK(tuned_samples<std::uint64_t, no_value>(24) == 128);
+  CHECK(tuned_samples<std::uint64_t, no_value>(26) == 256);
+  CHECK(tuned_samples<u32, u32>(24) == 128);
+  CHECK(tuned_samples<u32, u32>(26) == 256);
+  CHECK(tuned_samples<gpusort_test::key16, no_value>(24) == 256);
+  CHECK(tuned_samples<gpusort_test::key16, no_value>(26) == 64);
 }

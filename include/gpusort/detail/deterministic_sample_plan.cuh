@@ -91,20 +91,29 @@ struct deterministic_sample_plan {
   }
 };
 
-// Estimated device time of a plan, to choose the default s: each level costs a tile-sort
-// pass and a relocation over every item, the sort of its rows·s samples, and a fixed launch
-// overhead; the bucket sort adds one more pass. Only the ranking of the candidates matters.
+// Estimated device time of a plan, to choose the default s. A level sorts all its tile
+// rows whole (a part-filled tile costs a full network: rows·T, not n), moves every item a
+// few times (relocation, tables), sorts its rows·s samples and pays a fixed launch overhead;
+// the bucket sort pays per final segment (its size classes read every segment's bounds,
+// and tiny segments cost a block's setup each). Fitted to the time-vs-s sweep of
+// bench_deterministic_sample (bench/RESULTS.md run 22); only the ranking matters.
 struct deterministic_sample_costs {
-  double pass_ns_per_item;
-  double sample_ns_per_sample;
-  double level_ns;
+  double tile_slot_ns;      // per slot of a level's tiles, rows·T
+  double level_item_ns;     // per item and level
+  double sample_ns;         // per sample sorted
+  double final_segment_ns;  // per segment of the bucket sort
+  double level_ns;          // per level
 };
 
 __host__ __device__ inline double deterministic_sample_estimate(const deterministic_sample_plan& plan,
                                                                 const deterministic_sample_costs& c) {
-  double ns = static_cast<double>(plan.n) * c.pass_ns_per_item * (plan.levels + 1);
-  for (int l = 0; l < plan.levels; ++l)
-    ns += static_cast<double>(plan.rows[l]) * plan.samples * c.sample_ns_per_sample + c.level_ns;
+  double ns = static_cast<double>(plan.n) * c.level_item_ns * plan.levels +
+              static_cast<double>(plan.segments[plan.levels]) * c.final_segment_ns;
+  for (int l = 0; l < plan.levels; ++l) {
+    const double rows = static_cast<double>(plan.rows[l]);
+    ns += rows * static_cast<double>(plan.tile_items) * c.tile_slot_ns +
+          rows * static_cast<double>(plan.samples) * c.sample_ns + c.level_ns;
+  }
   return ns;
 }
 

@@ -74,16 +74,17 @@ struct deterministic_sample_tuning {
   static constexpr int half_tile = half_threads * items;
   static constexpr int min_tiles_per_sm = 2;
   // Default s: the candidate with the least estimated time (deterministic_sample_choose_
-  // samples) — fewer levels against a larger sample sort. Estimates: a pass = an 8K-tile
-  // bitonic sort (4.3 ms per 2^28 u32) plus a relocation (0.7 ms); a sample = an item of
-  // policy::merge on 16-byte ranked keys (12.7 ms per 2^24); a level = about 12 launches.
-  // Checked against the time-vs-s sweep (bench_deterministic_sample, H100, bench/RESULTS.md):
-  // it picks s = 64 at 2^28 u32, measured 31.96 ms against 36.35 ms for s = 512 and 118.5 ms
-  // for s = 256; a model fitted to the earlier sweep preferred 512 there and made 16-byte
-  // keys 6x slower at 2^24, so these estimates stay.
-  static constexpr double pass_ns_per_item = 0.019;
-  static constexpr double sample_ns_per_sample = 0.75;
-  static constexpr double level_ns = 60000;
+  // samples): fewer levels against more samples, part-filled tiles and final segments.
+  // Costs fitted per item size to the time-vs-s sweep (bench_deterministic_sample, H100,
+  // bench/RESULTS.md run 22: u32, u64, u32:u32 and 16-byte keys at 2^24 and 2^26, u32 at
+  // 2^28); the estimate picks the measured best s at all eight sizes and types (the
+  // previous one, pricing passes over n and samples only, at four: 13-24 % slower there).
+  // 16-byte keys are priced by their lexicographic comparator, dearer per slot.
+  static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
+  static constexpr deterministic_sample_costs costs =
+      item_bytes <= 4   ? deterministic_sample_costs{0.0096, 0.011, 0.46, 1.3, 156000}
+      : item_bytes <= 8 ? deterministic_sample_costs{0.019, 0.026, 0.59, 1.3, 190000}
+                        : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000};
   static constexpr int min_default_samples = 16;
   // Fewer than 4 samples need not shrink a segment of just over one tile.
   static constexpr int min_samples = 4;
@@ -405,13 +406,11 @@ struct deterministic_sample_setup {
       if (setup.half && !half_fits) return cudaErrorInvalidValue;
     }
     setup.tile_items = setup.half ? tuning::half_tile : tuning::tile;
-    const deterministic_sample_costs costs{tuning::pass_ns_per_item, tuning::sample_ns_per_sample,
-                                           tuning::level_ns};
     setup.samples = policy.samples_per_tile != 0
                         ? policy.samples_per_tile
                         : deterministic_sample_choose_samples(
                               n, setup.tile_items, device::max_segment_items<Key, Value>(),
-                              tuning::min_default_samples, tuning::max_samples, costs);
+                              tuning::min_default_samples, tuning::max_samples, tuning::costs);
     if (setup.samples == 0) return cudaErrorInvalidValue;  // no feasible plan for n
     setup.plan = deterministic_sample_plan(n, setup.tile_items, setup.samples,
                                            device::max_segment_items<Key, Value>());
@@ -600,10 +599,11 @@ cudaError_t deterministic_sample_sort(
     std::swap(segments, next_segments);
   }
 
-  // Step 9: every segment now fits one block.
+  // Step 9: every segment now fits one block, and none exceeds the plan's bound (one segment
+  // of n without levels).
   const std::int64_t k = plan.segments[plan.levels];
   return device::sort_segments(current_keys, current_values, keys, values, segments, segments + 1,
-                               k, cmp, stream);
+                               k, cmp, stream, plan.levels == 0 ? n : 0, plan.bound[plan.levels]);
 }
 
 template <>
