@@ -77,8 +77,8 @@ struct deterministic_sample_tuning {
   // samples): fewer levels against more samples, part-filled tiles and final segments.
   // Costs fitted per item size to the time-vs-s sweep (bench_deterministic_sample, H100,
   // bench/RESULTS.md run 22: u32, u64, u32:u32 and 16-byte keys at 2^24 and 2^26, u32 at
-  // 2^28); the estimate picks the measured best s at all eight sizes and types (the
-  // previous one, pricing passes over n and samples only, at four: 13-24 % slower there).
+  // 2^28); the estimate picks the measured best s at all nine of them (the previous one,
+  // pricing passes over n and samples only, at four, and missed by 15-32 % at four others).
   // 16-byte keys are priced by their lexicographic comparator, dearer per slot.
   static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
   static constexpr deterministic_sample_costs costs =
