@@ -119,16 +119,18 @@ void check_float_and_struct_key_types(const Policy& p, const sort_case& c) {
   check_sort<Policy, key12, no_value>(p, c, key12_less{}, false);
 }
 
-// A policy whose fields it cannot honour is refused by both entry points before any work:
-// the keys stay as they were.
-template <class Policy>
+// A policy whose fields it cannot honour for Key (with or without u32 values) is refused by
+// the entry points before any work: the keys stay as they were.
+template <class Policy, class Key = std::uint32_t>
 void check_refuses_policy(const Policy& bad) {
-  guarded_buffer<std::uint32_t> keys(5000);
+  guarded_buffer<Key> keys(5000);
+  guarded_buffer<std::uint32_t> values(5000);
   REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
   const auto before = keys.to_host();
   std::size_t bytes = 0;
   CHECK(gpusort::sort_keys(bad, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
   CHECK(gpusort::sort_keys(bad, keys.data(), 5000) == cudaErrorInvalidValue);
+  CHECK(gpusort::sort_pairs(bad, keys.data(), values.data(), 5000) == cudaErrorInvalidValue);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(keys.to_host() == before);
   REQUIRE(keys.check_guard());

@@ -108,17 +108,7 @@ TEST_CASE("warpsort: an unsupported merge width is refused before any work", "[w
 TEST_CASE("warpsort: t = 512 is refused for items of more than 4 bytes", "[warpsort]") {
   policy_t wide{};
   wide.merge_width = 512;
-  guarded_buffer<std::uint64_t> keys(5000);
-  guarded_buffer<std::uint32_t> values(5000);
-  REQUIRE(generate(keys.data(), 5000, distribution::uniform, 3) == cudaSuccess);
-  const auto before = keys.to_host();
-  std::size_t bytes = 0;
-  CHECK(gpusort::sort_keys(wide, nullptr, bytes, keys.data(), 5000) == cudaErrorInvalidValue);
-  CHECK(gpusort::sort_keys(wide, keys.data(), 5000) == cudaErrorInvalidValue);
-  CHECK(gpusort::sort_pairs(wide, keys.data(), values.data(), 5000) == cudaErrorInvalidValue);
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  CHECK(keys.to_host() == before);
-  REQUIRE(keys.check_guard());
+  check_refuses_policy<policy_t, std::uint64_t>(wide);  // and u64:u32 pairs
 }
 
 TEST_CASE("warpsort: more than 2^31 keys", "[warpsort][large][huge]") {
