@@ -18,6 +18,7 @@
 #include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/partition_point.cuh>
 #include <gpusort/warp/segment_slices.cuh>
+#include <gpusort/warp/shared_bitonic_merge.cuh>
 #include <gpusort/warp/shuffle.cuh>
 #include <gpusort/warp/tile_io.cuh>
 
