@@ -80,7 +80,7 @@ struct deterministic_sample_tuning {
   // 2^28); the estimate picks the measured best s at all nine of them (the previous one,
   // pricing passes over n and samples only, at four, and missed by 15-32 % at four others).
   // 16-byte keys are priced by their lexicographic comparator, dearer per slot.
-  static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
+  static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
   static constexpr deterministic_sample_costs costs =
       item_bytes <= 4   ? deterministic_sample_costs{0.0096, 0.011, 0.46, 1.3, 156000}
       : item_bytes <= 8 ? deterministic_sample_costs{0.019, 0.026, 0.59, 1.3, 190000}

@@ -4,6 +4,7 @@
 // of `no_value`, which occupy no registers and whose moves compile to nothing.
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
 
 namespace gpusort {
@@ -13,6 +14,10 @@ struct no_value {};
 
 template <class Value>
 constexpr bool has_values = !std::is_same<Value, no_value>::value;
+
+// Bytes an item of the sort moves: its key, and its value if it has one.
+template <class Key, class Value>
+constexpr std::size_t item_bytes_of = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
 
 }  // namespace detail
 }  // namespace gpusort

@@ -82,7 +82,7 @@ struct randomized_sample_tuning {
   static constexpr int default_log_buckets = 8;
   static constexpr int min_log_buckets = 8, max_log_buckets = 10;  // k = 256 ... 1024
   static constexpr int threads = 256;
-  static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
+  static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
   // A chunk (what a block stages in shared memory at once) of about 16 KB of items: 16
   // per thread for 4- and 8-byte items, fewer for wider ones.
   static constexpr int items = item_bytes <= 8 ? 16 : item_bytes <= 16 ? 8 : item_bytes <= 32 ? 4 : 2;

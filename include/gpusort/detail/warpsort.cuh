@@ -60,7 +60,7 @@ constexpr int warpsort_clamp(int x, int lo, int hi) { return x < lo ? lo : x > h
 
 template <class Key, class Value>
 struct warpsort_tuning {
-  static constexpr std::size_t item_bytes = sizeof(Key) + (has_values<Value> ? sizeof(Value) : 0);
+  static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
   // Step 1: items per lane. 32 per lane was the fastest register shape for 4-byte keys
   // (bench/RESULTS.md, block sort); a lane's items stay within 128 bytes so that keys,
   // values and the network's temporaries fit in registers. At least 4: the paper's 128
