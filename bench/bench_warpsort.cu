@@ -1,6 +1,7 @@
 // GPU-Warpsort studies on today's GPU (Ye et al., Fig. 11-14), next to CUB on the same inputs:
-//   step1/...      Fig. 11: step 1 alone, each chunk sorted by its own warp (registers and
-//                  shuffles, no barrier) or by a block (block::bitonic_sort, barriers).
+//   step1/...      Fig. 11: step 1 alone, each run sorted by its own warp (chunks in
+//                  registers and shuffles, merged in the warp's shared memory, no barrier)
+//                  or by a block (block::bitonic_sort, barriers).
 //   step2/...      Fig. 12/13: steps 1-2, the warp merges by the bitonic buffer or by rank
 //                  (merge-path, one sequential merge per lane).
 //   merge/...      Fig. 13 for the whole sort: bitonic buffer vs rank merge.
@@ -12,7 +13,7 @@
 //   dist/...       the full sort over every distribution at 2^24 (sorted and reverse sorted
 //                  must stay within 1.3x of uniform: step 4 is balanced by output).
 // CUB radix and merge sorts run on each size and item type. A run stopped early is checked
-// for order within the segments it has sorted (chunks after step 1, runs after steps 2-3).
+// for order within the segments it has sorted (runs after step 1, after steps 2-3).
 // Filter with --benchmark_filter, e.g. 'steps/u32:u32'.
 #include "common/harness.cuh"
 
@@ -45,7 +46,7 @@ struct warpsort_variant {
       // The policy's own size query; also sets which segments a stopped run has sorted.
       const gpusort::detail::warpsort_shape<Key, V> shape(data.size());
       data.verify_segment = last_step >= 4   ? 0
-                            : last_step == 1 ? gpusort::detail::warpsort_tuning<Key, V>::chunk
+                            : last_step == 1 ? gpusort::detail::warpsort_tuning<Key, V>::run
                                              : shape.run_after_step2;
       if constexpr (pairs)
         return gpusort::sort_pairs(policy, nullptr, temp_bytes, data.keys(), values, data.size(),

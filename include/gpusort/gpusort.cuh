@@ -20,7 +20,6 @@
 #include <gpusort/warp/segment_slices.cuh>
 #include <gpusort/warp/shared_bitonic_merge.cuh>
 #include <gpusort/warp/shuffle.cuh>
-#include <gpusort/warp/tile_io.cuh>
 
 #include <gpusort/block/bitonic_merge.cuh>
 #include <gpusort/block/bitonic_sort.cuh>

@@ -1,6 +1,6 @@
 // policy::warpsort through the public entry points: every distribution and awkward size,
 // every key type of DESIGN.md §4, pairs, each merge width, sizes that exercise every step
-// (one chunk only; steps 3-4 without step 2; all four steps), 2^24 and 2^28, more than
+// (one step-1 run only; steps 3-4 without step 2; all four steps), 2^24 and 2^28, more than
 // 2^31 keys, and the error contract.
 #include "sort_cases.cuh"
 
@@ -71,9 +71,9 @@ TEST_CASE("warpsort: every merge width on float and struct keys, pairs of 16 byt
 }
 
 TEST_CASE("warpsort: the convenience overloads on the default stream", "[warpsort][sanitize]") {
-  // 129: one chunk; 4097: steps 3-4; 65537: all four steps.
+  // 129: one step-1 run; 4097: steps 3-4; 270001: all four steps (runs of 4096 u32 keys).
   const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(129), std::int64_t(4097),
-                                  std::int64_t(65537));
+                                  std::int64_t(270001));
   const sort_case c{distribution::gaussian, n, false, api::convenience};
   check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, c, gpusort::less{}, false);
   check_sort<policy_t, std::uint32_t, std::uint32_t>(warpsort_policy, c, gpusort::less{}, false);

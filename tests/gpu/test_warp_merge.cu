@@ -1,6 +1,7 @@
-// GPU tests of the warp blocks of GPU-Warpsort: warp::load_blocked / store_blocked (the
-// barrier-free tile I/O) and warp::merge_runs (the t-item bitonic buffer merge), against
-// plain host references, keys only and with values travelling with their keys; and
+// GPU tests of the warp blocks of GPU-Warpsort: warp::shared_bitonic_merge (a warp's merges
+// in its shared memory, every block size it accepts, both directions) and warp::merge_runs
+// (the t-item bitonic buffer merge), against plain host references, keys only and with
+// values travelling with their keys; and
 // warp::merge_path (the merge passes' partition) against thread::merge_path; and
 // warp::inclusive_sum against a host prefix sum.
 #include "common/bits.cuh"
@@ -13,7 +14,7 @@
 #include <gpusort/warp/inclusive_sum.cuh>
 #include <gpusort/warp/merge_path.cuh>
 #include <gpusort/warp/merge_runs.cuh>
-#include <gpusort/warp/tile_io.cuh>
+#include <gpusort/warp/shared_bitonic_merge.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -47,25 +48,25 @@ std::vector<Key> make_keys(std::size_t n, int distinct, std::uint64_t seed) {
 
 // ---- kernels ------------------------------------------------------------------------------
 
-// Each warp loads its tile (ragged at `valid`) and stores it back to `out`; the slots past
-// `valid` must hold a copy of item 0 (counted in *bad otherwise).
-template <int ITEMS, class T>
-__global__ void tile_io_kernel(const T* in, T* out, int valid, int* bad) {
-  __shared__ gpusort::warp::tile_buffer<ITEMS, T> buffers[2];
-  const int w = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
-  const T* tile = in + w * 32 * ITEMS;
-  T items[ITEMS];
-  gpusort::warp::load_blocked<ITEMS>(tile, items, valid, buffers[w]);
-  for (int r = 0; r < ITEMS; ++r) {
-    const T& expected = lane * ITEMS + r < valid ? tile[lane * ITEMS + r] : tile[0];
-    const unsigned char* x = reinterpret_cast<const unsigned char*>(&items[r]);
-    const unsigned char* y = reinterpret_cast<const unsigned char*>(&expected);
-    bool same = true;
-    for (std::size_t i = 0; i < sizeof(T); ++i) same = same && x[i] == y[i];
-    if (!same) atomicAdd(bad, 1);
+// One warp: the buffer filled from `keys` (row-major), every block of 2^BITS items merged,
+// the buffer written back.
+template <int M, int ITEMS, int BITS, class Key, class Value, class Compare>
+__global__ void shared_merge_kernel(const Key* keys, const Value* values, Key* out,
+                                    Value* out_values, Compare cmp) {
+  __shared__ gpusort::warp::bitonic_buffer<Key, M, ITEMS> key_buffer;
+  __shared__ gpusort::warp::bitonic_buffer<Value, M, ITEMS> value_buffer;
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  for (int i = threadIdx.x; i < ITEMS; i += 32) {
+    key_buffer.store(i, keys[i]);
+    if constexpr (pairs) value_buffer.store(i, values[i]);
   }
-  gpusort::warp::store_blocked<ITEMS>(out + w * 32 * ITEMS, items, valid, buffers[w]);
+  __syncwarp();
+  gpusort::warp::shared_bitonic_merge<M, ITEMS, BITS>(key_buffer, value_buffer, cmp);
+  __syncwarp();
+  for (int i = threadIdx.x; i < ITEMS; i += 32) {
+    out[i] = key_buffer.load(i);
+    if constexpr (pairs) out_values[i] = value_buffer.load(i);
+  }
 }
 
 // Warp w merges runs a[w] and b[w] (given by offsets and counts) into out at out_offsets[w].
@@ -86,24 +87,51 @@ __global__ void merge_runs_kernel(const Key* keys, const Value* values, const lo
 
 // ---- checks -------------------------------------------------------------------------------
 
-template <int ITEMS, class T>
-void run_tile_io(int valid) {
-  constexpr int tile = 32 * ITEMS;
-  const auto input = make_keys<T>(2 * tile, 0, 5 + valid);
-  const std::vector<T> poison(2 * tile, make_keys<T>(1, 0, 999)[0]);
-  device_buffer<T> d_in(input), d_out(poison);
-  device_buffer<int> d_bad(std::vector<int>(1, 0));
-  tile_io_kernel<ITEMS><<<1, 64>>>(d_in.data(), d_out.data(), valid, d_bad.data());
+// Every block of 2^BITS items made bitonic (a sorted half, then a reverse-sorted half),
+// merged; block b must come out ascending under cmp (even b, or the whole buffer) or
+// descending (odd b), holding the same items, each value still with its key.
+template <int M, int ITEMS, int BITS, class Key, class Value, class Compare>
+void run_shared_merge(Compare cmp, int distinct) {
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  constexpr int block = 1 << BITS;
+  CAPTURE(M, ITEMS, BITS, distinct);
+  auto keys = make_keys<Key>(ITEMS, distinct, 31 + BITS + M);
+  for (int b = 0; b < ITEMS; b += block) {
+    std::sort(keys.begin() + b, keys.begin() + b + block / 2, cmp);
+    std::sort(keys.begin() + b + block / 2, keys.begin() + b + block,
+              [&](const Key& x, const Key& y) { return cmp(y, x); });
+  }
+  std::vector<Value> values(ITEMS);
+  if constexpr (pairs)
+    for (int i = 0; i < ITEMS; ++i) values[i] = value_of_index<Value>(i);
+  device_buffer<Key> d_keys(keys), d_out(std::vector<Key>(static_cast<std::size_t>(ITEMS)));
+  device_buffer<Value> d_values(values), d_out_values(values);
+  shared_merge_kernel<M, ITEMS, BITS><<<1, 32>>>(d_keys.data(), pairs ? d_values.data() : nullptr,
+                                                 d_out.data(), pairs ? d_out_values.data() : nullptr,
+                                                 cmp);
   CUDA_REQUIRE(cudaGetLastError());
   CUDA_REQUIRE(cudaDeviceSynchronize());
-  REQUIRE(d_bad.to_host()[0] == 0);
   const auto out = d_out.to_host();
-  for (int w = 0; w < 2; ++w) {
-    for (int i = 0; i < tile; ++i) {
-      INFO("warp " << w << " item " << i << " valid " << valid);
-      // Within `valid` a round trip; past it nothing is written (the poison stays).
-      const T expected = i < valid ? input[w * tile + i] : poison[0];
-      REQUIRE(same_bits(out[w * tile + i], expected));
+  const auto out_values = d_out_values.to_host();
+  std::vector<char> used(ITEMS, 0);
+  for (int b = 0; b < ITEMS; b += block) {
+    const bool descending = block < ITEMS && (b / block) % 2 == 1;
+    std::vector<Key> expected(keys.begin() + b, keys.begin() + b + block);
+    std::sort(expected.begin(), expected.end(), cmp);
+    if (descending) std::reverse(expected.begin(), expected.end());
+    for (int i = 0; i < block; ++i) {
+      INFO("block " << b / block << ", item " << i);
+      const Key& got = out[b + i];
+      REQUIRE(!cmp(got, expected[i]));
+      REQUIRE(!cmp(expected[i], got));
+      if constexpr (pairs) {
+        const std::size_t from = index_of_value(out_values[b + i]);
+        REQUIRE(from >= static_cast<std::size_t>(b));
+        REQUIRE(from < static_cast<std::size_t>(b + block));
+        REQUIRE(!used[from]);
+        used[from] = 1;
+        REQUIRE(same_bits(keys[from], got));
+      }
     }
   }
 }
@@ -257,11 +285,20 @@ TEST_CASE("warp::inclusive_sum sums each warp's lanes up to each lane", "[warp][
   run_inclusive_sum(std::vector<int>(96, 0));
 }
 
-TEST_CASE("warp::load_blocked / store_blocked round trip, full and ragged", "[warp][sanitize]") {
-  const int valid = GENERATE(1, 31, 32, 33, 127, 128);
-  run_tile_io<4, std::uint32_t>(valid);
-  run_tile_io<4, key16>(valid);
-  run_tile_io<4, key12>(valid);
+TEST_CASE("warp::shared_bitonic_merge sorts every block, both directions", "[warp][sanitize]") {
+  const int distinct = GENERATE(0, 3, 1);
+  // warpsort's step-1 buffers (u32 keys 32 x 4 chunks, pairs 16 x 4, 16-byte keys 8 x 4):
+  // every block size it merges, and the whole buffer.
+  run_shared_merge<32, 4096, 11, std::uint32_t, no_value>(gpusort::less{}, distinct);
+  run_shared_merge<32, 4096, 12, std::uint32_t, no_value>(gpusort::less{}, distinct);
+  run_shared_merge<16, 2048, 10, std::uint32_t, std::uint32_t>(gpusort::greater{}, distinct);
+  run_shared_merge<16, 2048, 11, std::uint64_t, no_value>(gpusort::less{}, distinct);
+  run_shared_merge<8, 1024, 9, key16, no_value>(key16_less{}, distinct);
+  run_shared_merge<8, 1024, 10, key16, value16>(key16_less{}, distinct);
+  // 12-byte keys (three planes), merge_runs' small buffers, blocks of 32 M items.
+  run_shared_merge<4, 512, 8, key12, std::uint32_t>(key12_less{}, distinct);
+  run_shared_merge<2, 64, 6, float, std::uint64_t>(gpusort::total_less{}, distinct);
+  run_shared_merge<4, 1024, 7, std::uint32_t, no_value>(gpusort::less{}, distinct);
 }
 
 TEST_CASE("warp::merge_runs merges two sorted runs", "[warp][sanitize]") {

@@ -23,8 +23,8 @@ void check_shape(std::int64_t n) {
   using tuning = warpsort_tuning<Key, Value>;
   const warpsort_shape<Key, Value> s(n);
   CAPTURE(n);
-  REQUIRE(s.chunks == (n + tuning::chunk - 1) / tuning::chunk);
-  REQUIRE(s.run_after_step2 == static_cast<std::int64_t>(tuning::chunk) << s.step2_passes);
+  REQUIRE(s.step1_runs == (n + tuning::run - 1) / tuning::run);
+  REQUIRE(s.run_after_step2 == static_cast<std::int64_t>(tuning::run) << s.step2_passes);
   const std::int64_t runs_left = (n + s.run_after_step2 - 1) / s.run_after_step2;
   REQUIRE(runs_left <= tuning::split_runs);
   if (s.step2_passes > 0) REQUIRE(runs_left * 2 > tuning::split_runs);
@@ -51,6 +51,11 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   }
   STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::chunk >= 128);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::chunk >= 128);
+  // Step 1 merges 4 chunks per warp for the common item sizes (16 KB buffers).
+  STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::run == 4096);
+  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::run == 2048);
+  STATIC_REQUIRE(warpsort_tuning<std::uint32_t, std::uint32_t>::run == 2048);
+  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::run == 1024);
 }
 
 TEST_CASE("warpsort_uniform_pairs: every position in its pair", "[warpsort][host]") {

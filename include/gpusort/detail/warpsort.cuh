@@ -1,10 +1,12 @@
 // gpusort/detail/warpsort.cuh — policy::warpsort: GPU-Warpsort (Ye et al., "High Performance
 // Comparison-Based Sorting Algorithm on Many-Core GPUs"), rebuilt for today's GPUs.
 //
-// 1. Chunk sort: every warp sorts its own chunk of 32*sort_items (>= 128) items in
+// 1. Run sort: every warp sorts its own chunks of 32*sort_items (>= 128) items in
 //    registers with warp::bitonic_sort: no __syncthreads, all 32 lanes doing distinct
-//    ascending compare-exchanges (flip form). Loads and stores go through a warp-private
-//    shared buffer (warp::load_blocked / store_blocked), coalesced.
+//    ascending compare-exchanges (flip form). It keeps run_chunks of them in a warp-private
+//    shared buffer and merges them there (warp::shared_bitonic_merge, barrier-free too)
+//    before writing: runs of 4 chunks for the common item sizes, 2 passes fewer in step 2.
+//    Loads and stores go through the same buffer, coalesced.
 // 2. Pairwise merges: runs of L become runs of 2L; a warp merges with warp::merge_runs (the
 //    t-item bitonic buffer, coalesced reversed fetches of Fig. 5b). Every warp produces a
 //    fixed number of outputs (8t), its range's ends split by thread::merge_path co-ranks
@@ -23,7 +25,7 @@
 //    The first level reads the pieces where step 2 left them, so no separate relocation
 //    pass is needed; the last level assembles the buckets in place.
 // All sizes that depend on the data live on the device: grids are sized from n alone.
-// Passes over memory: 1 + log2(runs after step 1), the same as a pairwise merge sort.
+// Passes over memory: 1 + log2(runs after step 1), as in a pairwise merge sort of those runs.
 // Not stable. Extra memory: one copy of keys (and values), 8 bytes per warp range of a
 // merge pass (n / t) and the step-3 tables (3 x 64 x 128 x 8 bytes at most).
 #pragma once
@@ -42,12 +44,13 @@
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
 #include <gpusort/warp/merge_runs.cuh>
-#include <gpusort/warp/tile_io.cuh>
+#include <gpusort/warp/shared_bitonic_merge.cuh>
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace gpusort {
@@ -67,9 +70,17 @@ struct warpsort_tuning {
   // items per warp, the least that keeps all 32 lanes on distinct compare-exchanges.
   static constexpr int sort_items = warpsort_clamp(warpsort_pow2_floor(128 / item_bytes), 4, 32);
   static constexpr int chunk = 32 * sort_items;
+  // Step 1's runs: a warp sorts run_chunks chunks and merges them in a buffer of about
+  // run_bytes of its shared memory before writing the run; each doubling is a pass of step 2
+  // fewer. Two warps a block keep the buffers, and one ragged run's tagged buffer, within a
+  // block's static shared memory.
+  static constexpr std::size_t run_bytes = 16384;
+  static constexpr int run_chunks = warpsort_clamp(
+      warpsort_pow2_floor(run_bytes / (chunk * (warp::bitonic_buffer_words<Key> + warp::bitonic_buffer_words<Value>) * 4)), 1, 8);
+  static constexpr int run = chunk * run_chunks;
+  static constexpr int run_warps_per_block = 2;
   // Independent warps per block: no barrier ties them, so the block is only a launch unit.
   static constexpr int warps_per_block = 4;
-  static constexpr int threads = 32 * warps_per_block;
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
   // amortise its range's two merge-path searches, both as long as a pass keeps busy_warps
@@ -106,60 +117,106 @@ enum class warpsort_step2 { bitonic_merge, rank_merge };
 
 // ---- step 1 -------------------------------------------------------------------------------
 
-// One warp sorts its chunk of `valid` (<= 32*ITEMS) items. RAGGED (the array's last chunk
-// only) sorts invalid slots after every real item (maybe / valid_first), no sentinel key;
-// it is a separate instantiation so that the full chunks' kernel does not reserve the
-// registers of the tagged items.
-template <int ITEMS, bool RAGGED, class Key, class Value, class Compare>
-__device__ __forceinline__ void warpsort_sort_chunk(const Key* keys_in, const Value* values_in,
-                                                    Key* keys_out, Value* values_out, int valid,
-                                                    Compare cmp,
-                                                    warp::tile_buffer<ITEMS, Key>& key_buffer,
-                                                    warp::tile_buffer<ITEMS, Value>& value_buffer) {
-  Key keys[ITEMS];
-  Value values[ITEMS];
-  warp::load_blocked<ITEMS>(keys_in, keys, valid, key_buffer);
-  warp::load_blocked<ITEMS>(values_in, values, valid, value_buffer);
-  if constexpr (!RAGGED) {
-    warp::bitonic_sort<ITEMS>(keys, values, cmp);
-  } else {
-    const int lane = threadIdx.x % 32;
-    maybe<Key> tagged[ITEMS];
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) tagged[r] = {keys[r], lane * ITEMS + r < valid};
-    warp::bitonic_sort<ITEMS>(tagged, values, valid_first<Compare>{cmp});
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) keys[r] = tagged[r].key;
+// A warp's step-1 run of RUN items in its shared memory (Item: Key, or maybe<Key> for the
+// array's last, ragged run).
+template <class Item, class Value, int ITEMS, int RUN>
+struct warpsort_run_storage {
+  warp::bitonic_buffer<Item, ITEMS, RUN> keys;
+  warp::bitonic_buffer<Value, ITEMS, RUN> values;
+};
+
+// Merges of blocks of 2^BITS, 2^(BITS+1), ... items up to the whole run.
+template <int ITEMS, int RUN, int BITS, class Item, class Value, class Compare>
+__device__ __forceinline__ void warpsort_merge_chunks(warpsort_run_storage<Item, Value, ITEMS, RUN>& s,
+                                                      Compare cmp) {
+  if constexpr ((1 << BITS) <= RUN) {
+    warp::shared_bitonic_merge<ITEMS, RUN, BITS>(s.keys, s.values, cmp);
+    warpsort_merge_chunks<ITEMS, RUN, BITS + 1>(s, cmp);
   }
-  warp::store_blocked<ITEMS>(keys_out, keys, valid, key_buffer);
-  warp::store_blocked<ITEMS>(values_out, values, valid, value_buffer);
 }
 
-// Chunks [first_chunk, ...) of n items; RAGGED: the one partial chunk at first_chunk.
-template <int ITEMS, int WARPS, bool RAGGED, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(32 * WARPS)
-    warpsort_chunk_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
-                          Value* values_out, std::int64_t n, std::int64_t first_chunk, Compare cmp) {
-  __shared__ warp::tile_buffer<ITEMS, Key> key_buffers[WARPS];
-  __shared__ warp::tile_buffer<ITEMS, Value> value_buffers[WARPS];
+// One warp sorts its run of `valid` (<= RUN) items: RUN / (32*ITEMS) chunks, each sorted in
+// registers (warp::bitonic_sort) and stored into the warp's shared buffer, odd chunks
+// reversed (a pair then is bitonic), then merged there (warp::shared_bitonic_merge) before
+// the run is written: each merge is a pass over device memory that step 2 does not make.
+// The buffer also stages the coalesced loads (lane i reads item i of each row of 32) for the
+// chunks' blocked layout. RAGGED (the array's last run only) tags the slots past `valid`
+// invalid (maybe / valid_first: after every real item, no sentinel key), in an instantiation
+// of its own so that full runs do not carry the tags.
+template <int ITEMS, int RUN, bool RAGGED, class Key, class Value, class Compare, class Item>
+__device__ __forceinline__ void warpsort_sort_run(const Key* keys_in, const Value* values_in,
+                                                  Key* keys_out, Value* values_out, int valid,
+                                                  Compare cmp,
+                                                  warpsort_run_storage<Item, Value, ITEMS, RUN>& s) {
   constexpr int chunk = 32 * ITEMS;
-  const int w = threadIdx.x / 32;
-  const std::int64_t offset =
-      (first_chunk + static_cast<std::int64_t>(blockIdx.x) * WARPS + w) * chunk;
-  if (offset >= n) return;  // the whole warp: no barrier follows
-  const int valid = static_cast<int>(n - offset < chunk ? n - offset : chunk);
-  warpsort_sort_chunk<ITEMS, RAGGED>(keys_in + offset,
-                                     has_values<Value> ? values_in + offset : values_in,
-                                     keys_out + offset,
-                                     has_values<Value> ? values_out + offset : values_out, valid,
-                                     cmp, key_buffers[w], value_buffers[w]);
+  const int lane = threadIdx.x % 32;
+  const auto item_cmp = [&] {
+    if constexpr (RAGGED) return valid_first<Compare>{cmp};
+    else return cmp;
+  }();
+#pragma unroll 1
+  for (int c = 0; c < RUN / chunk; ++c) {
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = c * chunk + r * 32 + lane;
+      const bool real = !RAGGED || i < valid;
+      if constexpr (RAGGED) s.keys.store(i, Item{keys_in[real ? i : 0], real});
+      else s.keys.store(i, keys_in[i]);
+      if constexpr (has_values<Value>)
+        if (real) s.values.store(i, values_in[i]);
+    }
+    __syncwarp();
+    Item keys[ITEMS];
+    Value values[ITEMS];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      keys[r] = s.keys.load(c * chunk + lane * ITEMS + r);
+      values[r] = s.values.load(c * chunk + lane * ITEMS + r);
+    }
+    warp::bitonic_sort<ITEMS>(keys, values, item_cmp);
+    __syncwarp();  // every lane has read the chunk: odd chunks overwrite other lanes' items
+    // Odd chunks go in descending: index bits XOR chunk - 1 (linear, so still conflict-free).
+    const int reversed = c % 2 == 1 ? chunk - 1 : 0;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = c * chunk + ((lane * ITEMS + r) ^ reversed);
+      s.keys.store(i, keys[r]);
+      s.values.store(i, values[r]);
+    }
+  }
+  warpsort_merge_chunks<ITEMS, RUN, log2_exact(2 * chunk)>(s, item_cmp);  // syncs first
+  __syncwarp();
+  const int count = valid < RUN ? valid : RUN;
+  for (int i = lane; i < count; i += 32) {
+    if constexpr (RAGGED) keys_out[i] = s.keys.load(i).key;
+    else keys_out[i] = s.keys.load(i);
+    if constexpr (has_values<Value>) values_out[i] = s.values.load(i);
+  }
 }
 
-// The step-1 study's alternative (Fig. 11): the same chunks, each sorted by a block with
-// barriers (block::bitonic_sort, THREADS x ITEMS = the chunk).
+// Runs [first_run, ...) of n items; RAGGED: the one partial run at first_run.
+template <int ITEMS, int RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(32 * WARPS)
+    warpsort_run_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                        Value* values_out, std::int64_t n, std::int64_t first_run, Compare cmp) {
+  using item = std::conditional_t<RAGGED, maybe<Key>, Key>;
+  __shared__ warpsort_run_storage<item, Value, ITEMS, RUN> storage[WARPS];
+  const int w = threadIdx.x / 32;
+  const std::int64_t offset = (first_run + static_cast<std::int64_t>(blockIdx.x) * WARPS + w) * RUN;
+  if (offset >= n) return;  // the whole warp: no barrier follows
+  const int valid = static_cast<int>(n - offset < RUN ? n - offset : RUN);
+  warpsort_sort_run<ITEMS, RUN, RAGGED>(keys_in + offset,
+                                        has_values<Value> ? values_in + offset : values_in,
+                                        keys_out + offset,
+                                        has_values<Value> ? values_out + offset : values_out,
+                                        valid, cmp, storage[w]);
+}
+
+// The step-1 study's alternative (Fig. 11): the same runs, each sorted by a block with
+// barriers (block::bitonic_sort, THREADS x ITEMS = the run).
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS)
-    warpsort_block_chunk_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+    warpsort_block_run_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                                 Value* values_out, std::int64_t n, Compare cmp) {
   constexpr int chunk = THREADS * ITEMS;
   __shared__ block::sort_tile_storage<Key, Value, THREADS, ITEMS> shared;
@@ -419,7 +476,7 @@ __global__ void warpsort_locate_kernel(const Key* keys, std::int64_t n, std::int
 template <class Key, class Value>
 struct warpsort_shape {
   using tuning = warpsort_tuning<Key, Value>;
-  std::int64_t chunks = 0;
+  std::int64_t step1_runs = 0;
   int step2_passes = 0;
   std::int64_t run_after_step2 = 0;  // run length entering step 3
   int runs = 0;    // runs after step 2 padded to a power of two; 0: one run, no steps 3-4
@@ -434,8 +491,8 @@ struct warpsort_shape {
   }
 
   explicit warpsort_shape(std::int64_t n) {
-    chunks = (n + tuning::chunk - 1) / tuning::chunk;
-    std::int64_t run = tuning::chunk, left = chunks;
+    step1_runs = (n + tuning::run - 1) / tuning::run;
+    std::int64_t run = tuning::run, left = step1_runs;
     while (left > tuning::split_runs) {
       run *= 2;
       left = (left + 1) / 2;
@@ -506,7 +563,7 @@ cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, K
                             std::int64_t n, Compare cmp, int last_step, cudaStream_t stream) {
   using tuning = warpsort_tuning<Key, Value>;
   if (last_step < 2) return cudaSuccess;
-  std::int64_t run = tuning::chunk;
+  std::int64_t run = tuning::run;
   for (int pass = 0; pass < plan.step2_passes; ++pass, run *= 2) {
     if (cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(
             plan, temp, keys, values, other_keys, other_values, n, warpsort_uniform_pairs{n, run},
@@ -554,25 +611,26 @@ cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, K
 
 template <warpsort_step1 STEP1, class Key, class Value, class Compare>
 cudaError_t warpsort_step1_launch(const Key* keys_in, const Value* values_in, Key* keys_out,
-                                  Value* values_out, std::int64_t n, std::int64_t chunks,
+                                  Value* values_out, std::int64_t n, std::int64_t runs,
                                   Compare cmp, cudaStream_t stream) {
   using tuning = warpsort_tuning<Key, Value>;
-  // The block variant sorts the same chunk with THREADS x 8 items (chunks of >= 256 items).
+  // The block variant sorts the same runs with THREADS x 8 items (runs of >= 256 items).
   constexpr int block_items = 8;
-  constexpr int block_threads = tuning::chunk / block_items;
-  if constexpr (STEP1 == warpsort_step1::block_bitonic && block_threads >= 32) {
-    warpsort_block_chunk_kernel<block_threads, block_items>
-        <<<static_cast<unsigned>(chunks), block_threads, 0, stream>>>(keys_in, values_in, keys_out,
-                                                                      values_out, n, cmp);
+  constexpr int block_threads = tuning::run / block_items;
+  if constexpr (STEP1 == warpsort_step1::block_bitonic && block_threads >= 32 &&
+                block_threads <= 1024) {
+    warpsort_block_run_kernel<block_threads, block_items>
+        <<<static_cast<unsigned>(runs), block_threads, 0, stream>>>(keys_in, values_in, keys_out,
+                                                                    values_out, n, cmp);
   } else {
-    constexpr int warps = tuning::warps_per_block;
-    const std::int64_t full = n / tuning::chunk;
+    constexpr int warps = tuning::run_warps_per_block;
+    const std::int64_t full = n / tuning::run;
     if (full > 0)
-      warpsort_chunk_kernel<tuning::sort_items, warps, false>
+      warpsort_run_kernel<tuning::sort_items, tuning::run, warps, false>
           <<<static_cast<unsigned>((full + warps - 1) / warps), 32 * warps, 0, stream>>>(
-              keys_in, values_in, keys_out, values_out, full * tuning::chunk, 0, cmp);
-    if (full < chunks)
-      warpsort_chunk_kernel<tuning::sort_items, 1, true><<<1, 32, 0, stream>>>(
+              keys_in, values_in, keys_out, values_out, full * tuning::run, 0, cmp);
+    if (full < runs)
+      warpsort_run_kernel<tuning::sort_items, tuning::run, 1, true><<<1, 32, 0, stream>>>(
           keys_in, values_in, keys_out, values_out, n, full, cmp);
   }
   return cudaPeekAtLastError();
@@ -596,7 +654,7 @@ cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, C
   Key* other_keys = start_in_scratch ? keys : scratch_keys;
   Value* other_values = start_in_scratch ? values : scratch_values;
   cudaError_t e = warpsort_step1_launch<STEP1>(keys, values, current_keys, current_values, n,
-                                               plan.chunks, cmp, stream);
+                                               plan.step1_runs, cmp, stream);
   if (e == cudaSuccess)
     e = warpsort_merges<M, STEP2 == warpsort_step2::rank_merge>(
         plan, temp, current_keys, current_values, other_keys, other_values, n, cmp, last_step,
