@@ -5,7 +5,7 @@
 //   step2/...      Fig. 12/13: steps 1-2, the warp merges by the bitonic buffer or by rank
 //                  (merge-path, one sequential merge per lane).
 //   merge/...      Fig. 13 for the whole sort: bitonic buffer vs rank merge.
-//   width/...      the merge buffer t = policy.merge_width: 64, 128, 256 (512 for 4-byte
+//   width/...      the merge buffer t = policy.merge_width: 64, 128, 256 (512, 1024 for 4-byte
 //                  items) and the tuned choice, for every item type of bench_sort (u32,
 //                  u64, u32:u32, 16-byte keys): the defaults per item size come from it.
 //   steps/...      Fig. 14: the sort stopped after step k = 1..4 (step k's own time is the
@@ -80,7 +80,7 @@ void add(const std::string& name, std::int64_t n, distribution d, Sort sort, Com
 // The merge buffer width t, the whole sort.
 template <class Key, class Value, class Compare = gpusort::less>
 void register_width_study(std::int64_t n) {
-  for (int width : {64, 128, 256, 512}) {
+  for (int width : {64, 128, 256, 512, 1024}) {
     using V = std::conditional_t<std::is_void<Value>::value, gpusort::detail::no_value, Value>;
     if (!gpusort::detail::warpsort_supports_width<Key, V>(width)) continue;
     warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::bitonic_merge, Compare> v{{}, 4};

@@ -35,8 +35,9 @@ struct randomized_sample {
 // plus a few hundred kilobytes of step-3 tables.
 struct warpsort {
   int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 up to 2^20 items,
-                        // 128 at 2^21, then 256, 512 for 4-byte items from 2^23) or 64, 128,
-                        // 256, and 512 for 4-byte items; others: cudaErrorInvalidValue
+                        // 128 at 2^21, then 256; for 4-byte items 512 from 2^23, 1024 from
+                        // 2^27) or 64, 128, 256, and 512 or 1024 for 4-byte items; others:
+                        // cudaErrorInvalidValue
 };
 
 // Merge sort with bitonic merge networks (Satish et al.). Stable. Extra memory: one copy

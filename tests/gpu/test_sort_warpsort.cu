@@ -48,11 +48,13 @@ TEST_CASE("warpsort: every merge width", "[warpsort]") {
   check_sort<policy_t, std::uint32_t, std::uint32_t>(policy, {dist, n}, gpusort::less{}, false);
 }
 
-TEST_CASE("warpsort: the 512-item merge buffer of 4-byte keys", "[warpsort]") {
+TEST_CASE("warpsort: the 512- and 1024-item merge buffers of 4-byte keys", "[warpsort]") {
+  const int width = GENERATE(512, 1024);
   const auto dist = GENERATE(distribution::uniform, distribution::sorted, distribution::few_distinct_2);
   const std::int64_t n = GENERATE(std::int64_t(257), std::int64_t(65537), std::int64_t(999983));
   policy_t policy{};
-  policy.merge_width = 512;
+  policy.merge_width = width;
+  CAPTURE(width);
   check_sort<policy_t, std::uint32_t, no_value>(policy, {dist, n}, gpusort::less{}, false);
   check_sort<policy_t, float, no_value>(policy, {dist, n, /*special_floats=*/true},
                                         gpusort::total_less{}, false);
@@ -98,16 +100,16 @@ TEST_CASE("warpsort: too little temp storage leaves the keys untouched", "[warps
 }
 
 TEST_CASE("warpsort: an unsupported merge width is refused before any work", "[warpsort]") {
-  const int width = GENERATE(-1, 1, 32, 100, 1024);
+  const int width = GENERATE(-1, 1, 32, 100, 2048);
   CAPTURE(width);
   policy_t odd{};
   odd.merge_width = width;
   check_refuses_policy(odd);
 }
 
-TEST_CASE("warpsort: t = 512 is refused for items of more than 4 bytes", "[warpsort]") {
+TEST_CASE("warpsort: t = 512 and 1024 are refused for items of more than 4 bytes", "[warpsort]") {
   policy_t wide{};
-  wide.merge_width = 512;
+  wide.merge_width = GENERATE(512, 1024);
   check_refuses_policy<policy_t, std::uint64_t>(wide);  // and u64:u32 pairs
 }
 

@@ -160,19 +160,23 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   CHECK(width_u32(21) == 128);
   CHECK(width_u32(22) == 256);
   CHECK(width_u32(23) == 512);
-  CHECK(width_u32(28) == 512);
+  CHECK(width_u32(26) == 512);
+  CHECK(width_u32(27) == 1024);
+  CHECK(width_u32(28) == 1024);
   CHECK(warpsort_width<u64, no_value>(tuned, std::int64_t(1) << 28) == 256);
   CHECK(warpsort_width<u32, u32>(tuned, std::int64_t(1) << 28) == 256);
   gpusort::policy::warpsort chosen{};
   chosen.merge_width = 128;
   CHECK(warpsort_width<u32, no_value>(chosen, std::int64_t(1) << 28) == 128);
 
-  // 512 only where a lane's 16 items are 4 bytes each.
+  // 512 and 1024 only where a lane's 16 or 32 items are 4 bytes each.
   STATIC_REQUIRE(warpsort_supports_width<u32, no_value>(512));
   STATIC_REQUIRE(warpsort_supports_width<float, no_value>(512));
+  STATIC_REQUIRE(warpsort_supports_width<u32, no_value>(1024));
   STATIC_REQUIRE(!warpsort_supports_width<u64, no_value>(512));
   STATIC_REQUIRE(!warpsort_supports_width<u32, u32>(512));
-  STATIC_REQUIRE(!warpsort_supports_width<u32, no_value>(1024));
+  STATIC_REQUIRE(!warpsort_supports_width<u32, u32>(1024));
+  STATIC_REQUIRE(!warpsort_supports_width<u32, no_value>(2048));
 
   // A warp takes 16 or 32 buffer halves; 32 only where the pass still has busy_warps warps,
   // and a tuned width above 64 always leaves them.
@@ -181,7 +185,7 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   for (int e = 10; e <= 31; ++e) {
     const std::int64_t n = std::int64_t(1) << e;
     CAPTURE(e);
-    for (int width : {64, 128, 256, 512}) {
+    for (int width : {64, 128, 256, 512, 1024}) {
       const std::int64_t outputs = shape::warp_outputs(width, n);
       const std::int64_t half = width / 2;
       REQUIRE((outputs == 16 * half || outputs == 32 * half));

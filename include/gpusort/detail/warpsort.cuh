@@ -87,12 +87,16 @@ struct warpsort_tuning {
   // warps: by default t is the widest that keeps them with 16 halves (64 at 2^20, 256 from
   // 2^22, 512 for 4-byte items from 2^23), then a warp takes 32 halves if that keeps them.
   // Widths: t >= 64 (the paper's minimum), t/32 items per lane in registers, so at most 256,
-  // or 512 for 4-byte items (more spills registers). Measured (bench_warpsort width study and
-  // bench/RESULTS.md run 22, H100): t = 64 is 1.22-1.63x ahead of 256 at 2^20 for every item
+  // or 1024 for 4-byte items (more spills registers). Measured (bench_warpsort width study and
+  // bench/RESULTS.md runs 22-23, H100): t = 64 is 1.22-1.63x ahead of 256 at 2^20 for every item
   // type, 256 is 1.25-1.72x ahead of 64 at 2^27-2^28; u32 keys: t = 512 8-12 % ahead of 256
   // from 2^23 on; 32 halves 3-6 % ahead of 16 at 2^27-2^28, 9 % behind at 2^22 (1024 warps).
-  static constexpr int max_merge_width = item_bytes <= 4 ? 512 : 256;
+  // t = 1024 (its merge kernel takes 160 registers a lane: 12 warps an SM, 16 for t = 512)
+  // pays only with many more warps: 3 % and 5 % ahead of 512 at 2^27 and 2^28, even at 2^26,
+  // 10-12 % behind at 2^24-2^25; so it needs widest_busy_warps.
+  static constexpr int max_merge_width = item_bytes <= 4 ? 1024 : 256;
   static constexpr std::int64_t busy_warps = 2048;
+  static constexpr std::int64_t widest_busy_warps = 8 * busy_warps;
   static constexpr int halves_per_warp = 16;
   // Step 2 stops when at most this many runs are left: the paper's l (64 on 16 SMs); the
   // merges stay balanced by output anyway, so this only sets the depth of step 4.
@@ -165,6 +169,8 @@ __device__ __forceinline__ void warpsort_sort_run(const Key* keys_in, const Valu
       if constexpr (has_values<Value>)
         if (real) s.values.store(i, values_in[i]);
     }
+    // A chunk past the end holds only tags, which tie with each other: sorted as it is.
+    if (RAGGED && c * chunk >= valid) continue;
     __syncwarp();
     Item keys[ITEMS];
     Value values[ITEMS];
@@ -629,9 +635,16 @@ cudaError_t warpsort_step1_launch(const Key* keys_in, const Value* values_in, Ke
       warpsort_run_kernel<tuning::sort_items, tuning::run, warps, false>
           <<<static_cast<unsigned>((full + warps - 1) / warps), 32 * warps, 0, stream>>>(
               keys_in, values_in, keys_out, values_out, full * tuning::run, 0, cmp);
-    if (full < runs)
-      warpsort_run_kernel<tuning::sort_items, tuning::run, 1, true><<<1, 32, 0, stream>>>(
-          keys_in, values_in, keys_out, values_out, n, full, cmp);
+    if (full < runs) {
+      // The ragged last run, sorted by one warp alone: a remainder that fits one chunk skips
+      // the run's merges (n = 1024 u32 keys: 0.018 ms instead of 0.11 ms, H100).
+      if (n - full * tuning::run <= tuning::chunk)
+        warpsort_run_kernel<tuning::sort_items, tuning::chunk, 1, true><<<1, 32, 0, stream>>>(
+            keys_in, values_in, keys_out, values_out, n, full * tuning::run_chunks, cmp);
+      else
+        warpsort_run_kernel<tuning::sort_items, tuning::run, 1, true><<<1, 32, 0, stream>>>(
+            keys_in, values_in, keys_out, values_out, n, full, cmp);
+    }
   }
   return cudaPeekAtLastError();
 }
@@ -668,7 +681,7 @@ cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, C
 template <class Key, class Value>
 constexpr bool warpsort_supports_width(int width) {
   return width == 64 || width == 128 || width == 256 ||
-         (width == 512 && warpsort_tuning<Key, Value>::max_merge_width >= 512);
+         ((width == 512 || width == 1024) && width <= warpsort_tuning<Key, Value>::max_merge_width);
 }
 
 template <class Key, class Value>
@@ -678,7 +691,8 @@ int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
   int width = 64;
   // Twice the width: halves_per_warp * width outputs per warp.
   while (2 * width <= tuning::max_merge_width &&
-         n / (static_cast<std::int64_t>(tuning::halves_per_warp) * width) >= tuning::busy_warps)
+         n / (static_cast<std::int64_t>(tuning::halves_per_warp) * width) >=
+             (2 * width == 1024 ? tuning::widest_busy_warps : tuning::busy_warps))
     width *= 2;
   return width;
 }
@@ -702,6 +716,11 @@ cudaError_t warpsort_sort(const policy::warpsort& policy, void* temp, Key* keys,
     case 512:
       if constexpr (warpsort_supports_width<Key, Value>(512))
         return warpsort_run<16, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
+                                              result_keys, result_values);
+      return cudaErrorInvalidValue;
+    case 1024:
+      if constexpr (warpsort_supports_width<Key, Value>(1024))
+        return warpsort_run<32, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
                                               result_keys, result_values);
       return cudaErrorInvalidValue;
     default:
