@@ -85,7 +85,8 @@ struct warpsort_tuning {
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
   // amortise its range's two merge-path searches, both as long as a pass keeps busy_warps
   // warps: by default t is the widest that keeps them with 16 halves (64 at 2^20, 256 from
-  // 2^22, 512 for 4-byte items from 2^23), then a warp takes 32 halves if that keeps them.
+  // 2^22, 512 for 4-byte items from 2^23, 1024 from 2^27: see widest_busy_warps), then a warp
+  // takes 32 halves if that keeps them.
   // Widths: t >= 64 (the paper's minimum), t/32 items per lane in registers, so at most 256,
   // or 1024 for 4-byte items (more spills registers). Measured (bench_warpsort width study and
   // bench/RESULTS.md runs 22-23, H100): t = 64 is 1.22-1.63x ahead of 256 at 2^20 for every item
@@ -93,7 +94,7 @@ struct warpsort_tuning {
   // from 2^23 on; 32 halves 3-6 % ahead of 16 at 2^27-2^28, 9 % behind at 2^22 (1024 warps).
   // t = 1024 (its merge kernel takes 160 registers a lane: 12 warps an SM, 16 for t = 512)
   // pays only with many more warps: 3 % and 5 % ahead of 512 at 2^27 and 2^28, even at 2^26,
-  // 10-12 % behind at 2^24-2^25; so it needs widest_busy_warps.
+  // 10-13 % behind at 2^24-2^25; so it needs widest_busy_warps.
   static constexpr int max_merge_width = item_bytes <= 4 ? 1024 : 256;
   static constexpr std::int64_t busy_warps = 2048;
   static constexpr std::int64_t widest_busy_warps = 8 * busy_warps;
@@ -637,7 +638,7 @@ cudaError_t warpsort_step1_launch(const Key* keys_in, const Value* values_in, Ke
               keys_in, values_in, keys_out, values_out, full * tuning::run, 0, cmp);
     if (full < runs) {
       // The ragged last run, sorted by one warp alone: a remainder that fits one chunk skips
-      // the run's merges (n = 1024 u32 keys: 0.018 ms instead of 0.11 ms, H100).
+      // the run's merges (2^10 u32 keys: 0.046 ms instead of 0.11 ms, H100).
       if (n - full * tuning::run <= tuning::chunk)
         warpsort_run_kernel<tuning::sort_items, tuning::chunk, 1, true><<<1, 32, 0, stream>>>(
             keys_in, values_in, keys_out, values_out, n, full * tuning::run_chunks, cmp);
