@@ -2,10 +2,9 @@
 //   step1/...      Fig. 11: step 1 alone, each run sorted by its own warp (chunks in
 //                  registers and shuffles, merged in the warp's shared memory, no barrier)
 //                  or by a block (block::bitonic_sort, barriers).
-//   step2/...      Fig. 12/13: steps 1-2, the warp merges by bitonic buffers, four runs a
-//                  pass (the default) or two (pairwise, the paper's), or two by rank
+//   step2/...      Fig. 12/13: steps 1-2, the warp merges by the bitonic buffer or by rank
 //                  (merge-path, one sequential merge per lane).
-//   merge/...      Fig. 13 for the whole sort: the same three.
+//   merge/...      Fig. 13 for the whole sort: bitonic buffer vs rank merge.
 //   width/...      the merge buffer t = policy.merge_width: 64, 128, 256 (512, 1024 for 4-byte
 //                  items) and the tuned choice, for every item type of bench_sort (u32,
 //                  u64, u32:u32, 16-byte keys): the defaults per item size come from it.
@@ -101,16 +100,13 @@ void register_studies(std::int64_t n) {
                   warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::bitonic_merge>{{}, 1});
   add<Key, Value>("step1/block_bitonic", n, u,
                   warpsort_variant<warpsort_step1::block_bitonic, warpsort_step2::bitonic_merge>{{}, 1});
-  // Fig. 12/13: steps 1-2 and the whole sort, bitonic buffers merging four runs a pass
-  // (the default), two (the paper's), and two merged by rank.
-  using pairwise = warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::pairwise_bitonic_merge>;
-  using rank = warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>;
+  // Fig. 12/13: steps 1-2 and the whole sort, bitonic buffer vs rank merge.
   add<Key, Value>("step2/bitonic_merge", n, u, default_variant{{}, 2});
-  add<Key, Value>("step2/pairwise_bitonic_merge", n, u, pairwise{{}, 2});
-  add<Key, Value>("step2/rank_merge", n, u, rank{{}, 2});
+  add<Key, Value>("step2/rank_merge", n, u,
+                  warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>{{}, 2});
   add<Key, Value>("merge/bitonic_merge", n, u, default_variant{{}, 4});
-  add<Key, Value>("merge/pairwise_bitonic_merge", n, u, pairwise{{}, 4});
-  add<Key, Value>("merge/rank_merge", n, u, rank{{}, 4});
+  add<Key, Value>("merge/rank_merge", n, u,
+                  warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>{{}, 4});
   register_width_study<Key, Value>(n);
   // Fig. 14: cumulative time after each step.
   for (int step = 1; step <= 4; ++step)

@@ -1,7 +1,6 @@
 // GPU tests of the warp blocks of GPU-Warpsort: warp::shared_bitonic_merge (a warp's merges
-// in its shared memory, every block size it accepts, both directions), warp::merge_runs and
-// warp::merge_four_runs (the t-item bitonic buffer merges of two and four runs), against
-// plain host references, keys only and with
+// in its shared memory, every block size it accepts, both directions) and warp::merge_runs
+// (the t-item bitonic buffer merge), against plain host references, keys only and with
 // values travelling with their keys; and
 // warp::merge_path (the merge passes' partition) against thread::merge_path; and
 // warp::inclusive_sum against a host prefix sum.
@@ -18,7 +17,6 @@
 #include <gpusort/warp/shared_bitonic_merge.cuh>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -71,32 +69,20 @@ __global__ void shared_merge_kernel(const Key* keys, const Value* values, Key* o
   }
 }
 
-// Warp w merges its K runs (begins[K w + r], counts[K w + r]) into out at out_begin[w]:
-// warp::merge_runs for K = 2, warp::merge_four_runs for K = 4.
-template <int M, int K, class Key, class Value, class Compare>
-__global__ void merge_runs_kernel(const Key* keys, const Value* values, const long long* begins,
-                                  const long long* counts, const long long* out_begin, Key* out,
-                                  Value* out_values, int warps, Compare cmp) {
-  using storage_t = std::conditional_t<K == 2, gpusort::warp::merge_runs_storage<Key, Value, M>,
-                                       gpusort::warp::merge_four_runs_storage<Key, Value, M>>;
-  __shared__ storage_t storage[2];
+// Warp w merges runs a[w] and b[w] (given by offsets and counts) into out at out_offsets[w].
+template <int M, class Key, class Value, class Compare>
+__global__ void merge_runs_kernel(const Key* keys, const Value* values, const long long* a_begin,
+                                  const long long* a_count, const long long* b_begin,
+                                  const long long* b_count, const long long* out_begin,
+                                  Key* out, Value* out_values, int warps, Compare cmp) {
+  __shared__ gpusort::warp::merge_runs_storage<Key, Value, M> storage[2];
   const int w = blockIdx.x * 2 + threadIdx.x / 32;
   if (w >= warps) return;
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
-  gpusort::warp::sorted_runs<Key, Value, K> runs;
-  for (int r = 0; r < K; ++r) {
-    runs.keys[r] = keys + begins[K * w + r];
-    runs.values[r] = pairs ? values + begins[K * w + r] : values;
-    runs.counts[r] = counts[K * w + r];
-  }
-  Key* o = out + out_begin[w];
-  Value* ov = pairs ? out_values + out_begin[w] : out_values;
-  if constexpr (K == 2)
-    gpusort::warp::merge_runs<M>(runs.keys[0], runs.values[0], runs.counts[0], runs.keys[1],
-                                 runs.values[1], runs.counts[1], o, ov, cmp,
-                                 storage[threadIdx.x / 32]);
-  else
-    gpusort::warp::merge_four_runs<M>(runs, o, ov, cmp, storage[threadIdx.x / 32]);
+  gpusort::warp::merge_runs<M>(keys + a_begin[w], pairs ? values + a_begin[w] : values, a_count[w],
+                               keys + b_begin[w], pairs ? values + b_begin[w] : values, b_count[w],
+                               out + out_begin[w], pairs ? out_values + out_begin[w] : out_values,
+                               cmp, storage[threadIdx.x / 32]);
 }
 
 // ---- checks -------------------------------------------------------------------------------
@@ -150,55 +136,56 @@ void run_shared_merge(Compare cmp, int distinct) {
   }
 }
 
-// Merges groups of K runs with the given lengths, laid out one after the other.
-template <int M, int K, class Key, class Value, class Compare>
-void run_merge_runs(Compare cmp, const std::vector<std::array<long long, K>>& lengths,
+// Merges `cases` pairs of runs with the given lengths, laid out one after the other.
+template <int M, class Key, class Value, class Compare>
+void run_merge_runs(Compare cmp, const std::vector<std::pair<long long, long long>>& lengths,
                     int distinct) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
-  std::vector<long long> begins, counts, out_begin;
+  std::vector<long long> a_begin, a_count, b_begin, b_count, out_begin;
   long long total = 0;
-  for (const auto& group : lengths) {
+  for (const auto& l : lengths) {
+    a_begin.push_back(total);
+    a_count.push_back(l.first);
+    b_begin.push_back(total + l.first);
+    b_count.push_back(l.second);
     out_begin.push_back(total);
-    for (long long length : group) {
-      begins.push_back(total);
-      counts.push_back(length);
-      total += length;
-    }
+    total += l.first + l.second;
   }
-  auto keys = make_keys<Key>(static_cast<std::size_t>(total), distinct, 17 + total + M + K);
-  for (std::size_t r = 0; r < begins.size(); ++r)
-    std::sort(keys.begin() + begins[r], keys.begin() + begins[r] + counts[r], cmp);
+  auto keys = make_keys<Key>(static_cast<std::size_t>(total), distinct, 17 + total + M);
+  for (std::size_t w = 0; w < lengths.size(); ++w) {
+    std::sort(keys.begin() + a_begin[w], keys.begin() + a_begin[w] + a_count[w], cmp);
+    std::sort(keys.begin() + b_begin[w], keys.begin() + b_begin[w] + b_count[w], cmp);
+  }
   std::vector<Value> values(static_cast<std::size_t>(total));
   if constexpr (pairs)
     for (long long i = 0; i < total; ++i) values[i] = value_of_index<Value>(i);
   device_buffer<Key> d_keys(keys), d_out(std::vector<Key>(static_cast<std::size_t>(total)));
   device_buffer<Value> d_values(values), d_out_values(values);
-  device_buffer<long long> d_begins(begins), d_counts(counts), d_out_begin(out_begin);
+  device_buffer<long long> d_ab(a_begin), d_ac(a_count), d_bb(b_begin), d_bc(b_count), d_ob(out_begin);
   const int warps = static_cast<int>(lengths.size());
-  merge_runs_kernel<M, K><<<(warps + 1) / 2, 64>>>(d_keys.data(), pairs ? d_values.data() : nullptr,
-                                                   d_begins.data(), d_counts.data(),
-                                                   d_out_begin.data(), d_out.data(),
-                                                   pairs ? d_out_values.data() : nullptr, warps, cmp);
+  merge_runs_kernel<M><<<(warps + 1) / 2, 64>>>(d_keys.data(), pairs ? d_values.data() : nullptr,
+                                                d_ab.data(), d_ac.data(), d_bb.data(), d_bc.data(), d_ob.data(),
+                                                d_out.data(), pairs ? d_out_values.data() : nullptr,
+                                                warps, cmp);
   CUDA_REQUIRE(cudaGetLastError());
   CUDA_REQUIRE(cudaDeviceSynchronize());
   const auto out = d_out.to_host();
   const auto out_values = d_out_values.to_host();
   std::vector<char> used(static_cast<std::size_t>(total), 0);
   for (std::size_t w = 0; w < lengths.size(); ++w) {
-    long long size = 0;
-    for (long long length : lengths[w]) size += length;
-    std::vector<Key> expected(keys.begin() + out_begin[w], keys.begin() + out_begin[w] + size);
+    std::vector<Key> expected(keys.begin() + a_begin[w],
+                              keys.begin() + a_begin[w] + a_count[w] + b_count[w]);
     std::sort(expected.begin(), expected.end(), cmp);
-    for (long long i = 0; i < size; ++i) {
-      INFO("M " << M << " K " << K << " group " << w << " of " << size << " items, output " << i);
+    for (long long i = 0; i < a_count[w] + b_count[w]; ++i) {
+      INFO("M " << M << " runs " << a_count[w] << " + " << b_count[w] << ", output " << i);
       const Key& got = out[out_begin[w] + i];
       // Equal under cmp at every position (ties may come in any order, not stable).
       REQUIRE(!cmp(got, expected[i]));
       REQUIRE(!cmp(expected[i], got));
       if constexpr (pairs) {
         const std::size_t from = index_of_value(out_values[out_begin[w] + i]);
-        REQUIRE(from >= static_cast<std::size_t>(out_begin[w]));
-        REQUIRE(from < static_cast<std::size_t>(out_begin[w] + size));
+        REQUIRE(from >= static_cast<std::size_t>(a_begin[w]));
+        REQUIRE(from < static_cast<std::size_t>(a_begin[w] + a_count[w] + b_count[w]));
         REQUIRE(!used[from]);
         used[from] = 1;
         REQUIRE(same_bits(keys[from], got));
@@ -253,22 +240,11 @@ void run_merge_path(long long a_count, long long b_count, int distinct, Compare 
 // Lengths around the buffer half t/2 = 16*M: empty runs, ragged last blocks, one run much
 // longer than the other, both multiples of t/2.
 template <int M>
-std::vector<std::array<long long, 2>> awkward_lengths() {
+std::vector<std::pair<long long, long long>> awkward_lengths() {
   const long long h = 16 * M;
   return {{0, 1},          {1, 0},         {1, 1},          {h, h},           {h - 1, h + 1},
           {h + 1, 0},      {0, 3 * h + 5}, {5 * h, 3},      {7, 9 * h - 1},   {4 * h, 4 * h},
           {10 * h + 3, 10 * h + 11},       {2 * h - 1, 1}, {1000, 999},      {4096, 4096}};
-}
-
-// Four runs: empty ones in every place, blocks exact and ragged, one long run among short
-// ones, all four of equal length.
-template <int M>
-std::vector<std::array<long long, 4>> awkward_four_lengths() {
-  const long long h = 16 * M;
-  return {{0, 0, 0, 1},         {1, 0, 0, 0},        {0, 1, 0, 1},          {1, 1, 1, 1},
-          {h, h, h, h},         {h - 1, h + 1, 1, 0}, {0, 0, 3 * h + 5, 7}, {5 * h, 3, 0, h},
-          {7, 9 * h - 1, 2, 3}, {4 * h, 0, 4 * h, 1}, {10 * h + 3, 10 * h + 11, 6 * h, 2 * h - 1},
-          {2 * h - 1, 1, h + 1, h}, {1000, 999, 1001, 998}, {4096, 4096, 4096, 4096}};
 }
 
 }  // namespace
@@ -328,25 +304,13 @@ TEST_CASE("warp::shared_bitonic_merge sorts every block, both directions", "[war
 TEST_CASE("warp::merge_runs merges two sorted runs", "[warp][sanitize]") {
   const int distinct = GENERATE(0, 3, 1);
   CAPTURE(distinct);
-  run_merge_runs<2, 2, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<2>(), distinct);
-  run_merge_runs<4, 2, std::uint32_t, std::uint32_t>(gpusort::greater{}, awkward_lengths<4>(), distinct);
-  run_merge_runs<8, 2, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<8>(), distinct);
-  run_merge_runs<8, 2, float, std::uint64_t>(gpusort::total_less{}, awkward_lengths<8>(), distinct);
-  run_merge_runs<4, 2, key16, value16>(key16_less{}, awkward_lengths<4>(), distinct);
-  run_merge_runs<2, 2, key12, std::uint32_t>(key12_less{}, awkward_lengths<2>(), distinct);
-  run_merge_runs<4, 2, key12, no_value>(key12_less{}, awkward_lengths<4>(), distinct);
-}
-
-TEST_CASE("warp::merge_four_runs merges four sorted runs", "[warp][sanitize]") {
-  const int distinct = GENERATE(0, 3, 1);
-  CAPTURE(distinct);
-  run_merge_runs<2, 4, std::uint32_t, no_value>(gpusort::less{}, awkward_four_lengths<2>(), distinct);
-  run_merge_runs<4, 4, std::uint32_t, std::uint32_t>(gpusort::greater{}, awkward_four_lengths<4>(), distinct);
-  run_merge_runs<8, 4, std::uint32_t, no_value>(gpusort::less{}, awkward_four_lengths<8>(), distinct);
-  run_merge_runs<32, 4, std::uint32_t, no_value>(gpusort::less{}, awkward_four_lengths<32>(), distinct);
-  run_merge_runs<8, 4, float, std::uint64_t>(gpusort::total_less{}, awkward_four_lengths<8>(), distinct);
-  run_merge_runs<4, 4, key16, value16>(key16_less{}, awkward_four_lengths<4>(), distinct);
-  run_merge_runs<2, 4, key12, std::uint32_t>(key12_less{}, awkward_four_lengths<2>(), distinct);
+  run_merge_runs<2, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<2>(), distinct);
+  run_merge_runs<4, std::uint32_t, std::uint32_t>(gpusort::greater{}, awkward_lengths<4>(), distinct);
+  run_merge_runs<8, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<8>(), distinct);
+  run_merge_runs<8, float, std::uint64_t>(gpusort::total_less{}, awkward_lengths<8>(), distinct);
+  run_merge_runs<4, key16, value16>(key16_less{}, awkward_lengths<4>(), distinct);
+  run_merge_runs<2, key12, std::uint32_t>(key12_less{}, awkward_lengths<2>(), distinct);
+  run_merge_runs<4, key12, no_value>(key12_less{}, awkward_lengths<4>(), distinct);
 }
 
 TEST_CASE("warp::merge_path finds thread::merge_path's co-rank on every diagonal", "[warp][sanitize]") {

@@ -1,7 +1,6 @@
 // Host tests of policy::warpsort's host-side arithmetic: the shape of a sort (passes, runs,
-// levels, two- and four-way passes), the groups of the merge passes of steps 2 and 4 (every
-// output position in exactly one group, pieces where the previous pass left them, every
-// input position located in its run) and the sample positions.
+// levels), the pairings of the merge passes of steps 2 and 4 (every output position in
+// exactly one pair, pieces where the previous pass left them) and the sample positions.
 #include "common/catch.hpp"
 
 #include <gpusort/detail/warpsort.cuh>
@@ -12,45 +11,31 @@
 
 namespace {
 
-using gpusort::detail::warpsort_bucket_groups;
-using gpusort::detail::warpsort_group;
+using gpusort::detail::warpsort_bucket_pairs;
+using gpusort::detail::warpsort_pair;
 using gpusort::detail::warpsort_shape;
 using gpusort::detail::warpsort_tuning;
-using gpusort::detail::warpsort_uniform_groups;
+using gpusort::detail::warpsort_uniform_pairs;
 using gpusort::detail::no_value;
 
 template <class Key, class Value>
-void check_shape(std::int64_t n, int max_fan_in) {
+void check_shape(std::int64_t n) {
   using tuning = warpsort_tuning<Key, Value>;
-  const warpsort_shape<Key, Value> s(n, max_fan_in);
-  const warpsort_shape<Key, Value> pairwise(n, 2);
-  CAPTURE(n, max_fan_in);
+  const warpsort_shape<Key, Value> s(n);
+  CAPTURE(n);
   REQUIRE(s.step1_runs == (n + tuning::run - 1) / tuning::run);
-  // Four-way passes first, each worth two pairwise ones.
-  REQUIRE(s.step2_four_way <= s.step2_passes);
-  if (max_fan_in == 2) REQUIRE(s.step2_four_way == 0);
-  REQUIRE(s.run_after_step2 ==
-          static_cast<std::int64_t>(tuning::run) << (s.step2_passes + s.step2_four_way));
+  REQUIRE(s.run_after_step2 == static_cast<std::int64_t>(tuning::run) << s.step2_passes);
   const std::int64_t runs_left = (n + s.run_after_step2 - 1) / s.run_after_step2;
   REQUIRE(runs_left <= tuning::split_runs);
   if (s.step2_passes > 0) REQUIRE(runs_left * 2 > tuning::split_runs);
-  // Step 2 ends with the runs the paper's pairwise merges end with, in fewer passes.
-  REQUIRE(s.run_after_step2 == pairwise.run_after_step2);
-  REQUIRE(s.step2_passes == pairwise.step2_passes - s.step2_four_way);
   if (runs_left <= 1) {
     REQUIRE(s.runs == 0);
     REQUIRE(s.levels == 0);
-    REQUIRE(s.levels_four_way == 0);
   } else {
     REQUIRE(s.runs == (1 << s.levels));
     REQUIRE(s.runs >= runs_left);
     REQUIRE(s.runs < 2 * runs_left);
-    // Four-way levels while four groups fit in the runs, then at most one pairwise level.
-    REQUIRE(2 * s.levels_four_way <= s.levels);
-    REQUIRE(s.levels - 2 * s.levels_four_way <= (max_fan_in == 4 ? 1 : s.levels));
-    if (max_fan_in == 2) REQUIRE(s.levels_four_way == 0);
   }
-  REQUIRE(s.passes() == s.step2_passes + s.levels - s.levels_four_way);
 }
 
 }  // namespace
@@ -60,11 +45,9 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
                          std::int64_t(4097), std::int64_t(65536), std::int64_t(65537),
                          std::int64_t(999983), std::int64_t(1) << 24, std::int64_t(1) << 28,
                          (std::int64_t(1) << 31) + 4097}) {
-    for (int max_fan_in : {2, 4}) {
-      check_shape<std::uint32_t, no_value>(n, max_fan_in);
-      check_shape<std::uint32_t, std::uint32_t>(n, max_fan_in);
-      check_shape<std::uint64_t, std::uint64_t>(n, max_fan_in);
-    }
+    check_shape<std::uint32_t, no_value>(n);
+    check_shape<std::uint32_t, std::uint32_t>(n);
+    check_shape<std::uint64_t, std::uint64_t>(n);
   }
   STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::chunk >= 128);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::chunk >= 128);
@@ -73,63 +56,33 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::run == 2048);
   STATIC_REQUIRE(warpsort_tuning<std::uint32_t, std::uint32_t>::run == 2048);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::run == 1024);
-  // u32 keys at 2^28: 65536 runs of step 1, five four-way passes to 64, three four-way levels.
-  const warpsort_shape<std::uint32_t, no_value> u32_28(std::int64_t(1) << 28);
-  CHECK(u32_28.step2_passes == 5);
-  CHECK(u32_28.step2_four_way == 5);
-  CHECK(u32_28.levels_four_way == 3);
-  CHECK(u32_28.passes() == 8);
-  CHECK(warpsort_shape<std::uint32_t, no_value>(std::int64_t(1) << 28, 2).passes() == 16);
 }
 
-namespace {
-
-// Every input position lies where locate() says: in run `member` of its group.
-template <class Groups>
-void check_locate(const Groups& groups, std::int64_t p) {
-  const auto place = groups.locate(p);
-  REQUIRE(place.group >= 0);
-  REQUIRE(place.group < groups.size());
-  REQUIRE(place.member >= 0);
-  REQUIRE(place.member < Groups::fan_in);
-  const auto g = groups[place.group];
-  REQUIRE(g.begin[place.member] + place.index == p);
-  REQUIRE(place.index < g.count[place.member]);
-}
-
-template <int K>
-void check_uniform_groups() {
-  CAPTURE(K);
+TEST_CASE("warpsort_uniform_pairs: every position in its pair", "[warpsort][host]") {
   for (std::int64_t n : {std::int64_t(1), std::int64_t(1000), std::int64_t(4096), std::int64_t(5000)}) {
     for (std::int64_t run : {std::int64_t(128), std::int64_t(1024)}) {
-      CAPTURE(n, run);
-      const warpsort_uniform_groups<K> groups{n, run};
-      REQUIRE(groups.size() == (n + K * run - 1) / (K * run));
+      const warpsort_uniform_pairs pairs{n, run};
       for (std::int64_t p = 0; p < n; ++p) {
-        const warpsort_group<K> g = groups[groups.find(p)];
-        REQUIRE(g.out_begin <= p);
-        REQUIRE(p < g.out_end);
-        std::int64_t next = g.out_begin;
-        for (int r = 0; r < K; ++r) {
-          REQUIRE(g.begin[r] == next);
-          REQUIRE(g.count[r] <= run);
-          next += g.count[r];
-        }
-        REQUIRE(next == g.out_end);
-        check_locate(groups, p);
+        const warpsort_pair pr = pairs[pairs.find(p)];
+        REQUIRE(pr.out_begin <= p);
+        REQUIRE(p < pr.out_end);
+        REQUIRE(pr.a_begin == pr.out_begin);
+        REQUIRE(pr.b_begin == pr.a_begin + pr.a_count);
+        REQUIRE(pr.a_count + pr.b_count == pr.out_end - pr.out_begin);
+        REQUIRE(pr.a_count <= run);
+        REQUIRE(pr.b_count <= run);
       }
     }
   }
 }
 
-// Step 4's groups of a level with fan-in K over random pieces: every output position in
-// exactly one group of one bucket, the group's runs the right pieces, every input position
-// located.
-template <int K>
-void check_bucket_groups(int runs, int buckets, std::mt19937_64& rng) {
+TEST_CASE("warpsort_bucket_pairs: step-4 levels partition the output", "[warpsort][host]") {
+  std::mt19937_64 rng(11);
+  const int runs = GENERATE(2, 4, 8);
+  const int buckets = GENERATE(1, 3, 16);
   const std::int64_t run = 40;
   const std::int64_t n = run * (runs - 1) + 17;  // last run ragged
-  CAPTURE(K, runs, buckets);
+  CAPTURE(runs, buckets);
   // Random cuts of each run into `buckets` pieces (some empty).
   std::vector<std::int64_t> counts(runs * buckets), begins(runs * buckets), offsets(runs * buckets);
   for (int x = 0; x < runs; ++x) {
@@ -152,50 +105,37 @@ void check_bucket_groups(int runs, int buckets, std::mt19937_64& rng) {
       total += counts[x * buckets + b];
     }
   REQUIRE(total == n);
-  for (int group = 1; K * group <= runs; group *= K) {
+  for (int group = 1; group < runs; group *= 2) {
     CAPTURE(group);
-    const warpsort_bucket_groups<K> groups{offsets.data(), counts.data(), begins.data(), n, run,
-                                           runs, buckets, group};
-    REQUIRE(groups.size() == std::int64_t(runs) * buckets / (K * group));
+    const warpsort_bucket_pairs pairs{offsets.data(), counts.data(), begins.data(), n, run,
+                                      runs, buckets, group};
     for (std::int64_t p = 0; p < n; ++p) {
-      const std::int64_t q = groups.find(p);
-      const warpsort_group<K> g = groups[q];
-      REQUIRE(g.out_begin <= p);
-      REQUIRE(p < g.out_end);
-      // Group q covers bucket-major pieces [K q group, K (q + 1) group): one bucket only.
-      const std::int64_t c = q * K * group;
+      const std::int64_t q = pairs.find(p);
+      const warpsort_pair pr = pairs[q];
+      REQUIRE(pr.out_begin <= p);
+      REQUIRE(p < pr.out_end);
+      REQUIRE(pr.a_count + pr.b_count == pr.out_end - pr.out_begin);
+      // Pair q covers bucket-major pieces [2q*group, 2(q+1)*group): one bucket only.
+      const std::int64_t c = q * 2 * group;
       const int b = static_cast<int>(c / runs);
       const int x = static_cast<int>(c % runs);
-      REQUIRE(x + K * group <= runs);
-      std::int64_t items = 0;
-      for (int r = 0; r < K; ++r) {
-        std::int64_t member_items = 0;
-        for (int i = 0; i < group; ++i) member_items += counts[(x + r * group + i) * buckets + b];
-        REQUIRE(g.count[r] == member_items);
-        if (group == 1) REQUIRE(g.begin[r] == std::min((x + r) * run, n) + begins[(x + r) * buckets + b]);
-        else REQUIRE(g.begin[r] == g.out_begin + items);
-        items += member_items;
+      REQUIRE(x + 2 * group <= runs);
+      std::int64_t a_items = 0, b_items = 0;
+      for (int i = 0; i < group; ++i) {
+        a_items += counts[(x + i) * buckets + b];
+        b_items += counts[(x + group + i) * buckets + b];
       }
-      REQUIRE(items == g.out_end - g.out_begin);
-      // The level reads the previous level's output: at the first level the runs of step 2.
-      check_locate(groups, p);
+      REQUIRE(pr.a_count == a_items);
+      REQUIRE(pr.b_count == b_items);
+      if (group == 1) {
+        REQUIRE(pr.a_begin == std::min(x * run, n) + begins[x * buckets + b]);
+        REQUIRE(pr.b_begin == std::min((x + 1) * run, n) + begins[(x + 1) * buckets + b]);
+      } else {
+        REQUIRE(pr.a_begin == pr.out_begin);
+        REQUIRE(pr.b_begin == pr.out_begin + pr.a_count);
+      }
     }
   }
-}
-
-}  // namespace
-
-TEST_CASE("warpsort_uniform_groups: every position in its group, located in its run", "[warpsort][host]") {
-  check_uniform_groups<2>();
-  check_uniform_groups<4>();
-}
-
-TEST_CASE("warpsort_bucket_groups: step-4 levels partition the output", "[warpsort][host]") {
-  std::mt19937_64 rng(11);
-  const int runs = GENERATE(2, 4, 8, 16, 64);
-  const int buckets = GENERATE(1, 3, 16);
-  check_bucket_groups<2>(runs, buckets, rng);
-  check_bucket_groups<4>(runs, buckets, rng);
 }
 
 TEST_CASE("warpsort_sample_position: inside the array", "[warpsort][host]") {

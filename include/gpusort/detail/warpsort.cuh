@@ -7,32 +7,27 @@
 //    shared buffer and merges them there (warp::shared_bitonic_merge, barrier-free too)
 //    before writing: runs of 4 chunks for the common item sizes, 2 passes fewer in step 2.
 //    Loads and stores go through the same buffer, coalesced.
-// 2. Merges: runs of L become runs of 4L; a warp merges four runs with
-//    warp::merge_four_runs (t-item bitonic buffers, coalesced reversed fetches of Fig. 5b:
-//    two buffers merge a pair of runs each and feed a third), which halves the passes of the
-//    paper's pairwise merges (warp::merge_runs, still taken for a last pass that would
-//    leave too few runs). A pairwise pass gives every warp a fixed number of outputs (8t or
-//    16t), its range's ends split by thread::merge_path co-ranks that a small partition
-//    kernel computes first; a four-way pass splits its groups at sampled items instead (their
-//    co-ranks by plain binary searches), at most 4x the average range a warp. Either way the
-//    work is the same for any input. Passes go on while more than split_runs runs are left
-//    (the paper's l > #SMs).
+// 2. Pairwise merges: runs of L become runs of 2L; a warp merges with warp::merge_runs (the
+//    t-item bitonic buffer, coalesced reversed fetches of Fig. 5b). Every warp produces a
+//    fixed number of outputs (8t), its range's ends split by thread::merge_path co-ranks
+//    that a small partition kernel computes first, so the work is the same for any input.
+//    Passes go on while more than split_runs runs are left (the paper's l > #SMs).
 // 3. Split: s*k random samples (positions from a hash of the sample index), sorted by one
 //    block, every k-th a splitter. Ties are broken by array position (detail::positioned_less),
 //    so equal keys split evenly too. Each splitter is located in each of the l runs by
 //    binary search; the l x s piece table is scanned bucket-major (device::bucket_offsets),
 //    which gives every piece its place in the output: bucket b's pieces are independent of
 //    every other bucket's.
-// 4. Final merges: the l pieces of each bucket are merged four (or, last, two) groups at a
-//    time, log4(l) levels, balanced as in step 2 over the (device-only) piece offsets, so
-//    neither skewed buckets nor sorted input (where a bucket's pieces all come from one run,
-//    and a merge is a copy) unbalance it.
+// 4. Final merges: the l pieces of each bucket are merged pairwise, log2(l) levels, again
+//    balanced by OUTPUT position: a warp finds the pair its output range falls in by binary
+//    search over the (device-only) piece offsets, so neither skewed buckets nor sorted input
+//    (where a bucket's pieces all come from one run, and a merge is a copy) unbalance it.
 //    The first level reads the pieces where step 2 left them, so no separate relocation
 //    pass is needed; the last level assembles the buckets in place.
 // All sizes that depend on the data live on the device: grids are sized from n alone.
-// Passes over memory: 1 + about log4(runs after step 1).
-// Not stable. Extra memory: one copy of keys (and values), 40 bytes per warp range of a
-// merge pass (n / 8t at most) and the step-3 tables (3 x 64 x 128 x 8 bytes at most).
+// Passes over memory: 1 + log2(runs after step 1), as in a pairwise merge sort of those runs.
+// Not stable. Extra memory: one copy of keys (and values), 8 bytes per warp range of a
+// merge pass (n / t) and the step-3 tables (3 x 64 x 128 x 8 bytes at most).
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
@@ -86,10 +81,6 @@ struct warpsort_tuning {
   static constexpr int run_warps_per_block = 2;
   // Independent warps per block: no barrier ties them, so the block is only a launch unit.
   static constexpr int warps_per_block = 4;
-  // A four-way merge keeps three buffers a warp: two warps a block stay within the static
-  // shared memory of a block for every item size and width.
-  static constexpr int four_way_warps_per_block = 2;
-  static constexpr int four_way_stride_divisor = 1;
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
   // amortise its range's two merge-path searches, both as long as a pass keeps busy_warps
@@ -127,9 +118,7 @@ struct warpsort_tuning {
 // bench_warpsort's studies (the paper's Fig. 11-14). Template parameters, so that the
 // policy's instantiations do not carry the study variants. The policy runs the defaults.
 enum class warpsort_step1 { warp_bitonic, block_bitonic };
-// Steps 2 and 4: bitonic buffers merging four runs a pass where they can (the default),
-// bitonic buffers merging two (the paper's), or two merged by rank (Fig. 13).
-enum class warpsort_step2 { bitonic_merge, pairwise_bitonic_merge, rank_merge };
+enum class warpsort_step2 { bitonic_merge, rank_merge };
 
 // ---- step 1 -------------------------------------------------------------------------------
 
@@ -246,56 +235,30 @@ __global__ void __launch_bounds__(THREADS)
 
 // ---- steps 2 and 4: merge passes balanced by output position -------------------------------
 
-// K runs of a merge pass, merged into one output range [out_begin, out_end).
-template <int K>
-struct warpsort_group {
-  std::int64_t out_begin, out_end;
-  std::int64_t begin[K], count[K];
+// One pair of runs of a merge pass: where its output goes and where its two runs are.
+struct warpsort_pair {
+  std::int64_t out_begin, out_end, a_begin, a_count, b_begin, b_count;
 };
 
-// Where an input position of a merge pass lies: in run `member` of group `group`, `index`
-// items into it.
-struct warpsort_place {
-  std::int64_t group;
-  int member;
-  std::int64_t index;
-};
-
-// Step 2: runs of `run` items; group q merges runs Kq .. Kq + K - 1, its output in place of
-// its input.
-template <int K>
-struct warpsort_uniform_groups {
-  static constexpr int fan_in = K;
+// Step 2: runs of `run` items, pair q = runs 2q and 2q+1, output in place of the input.
+struct warpsort_uniform_pairs {
   std::int64_t n, run;
-
-  __host__ __device__ std::int64_t size() const { return (n + K * run - 1) / (K * run); }
-  __host__ __device__ std::int64_t find(std::int64_t position) const { return position / (K * run); }
-  __host__ __device__ warpsort_group<K> operator[](std::int64_t q) const {
-    warpsort_group<K> g;
-    g.out_begin = q * K * run;
-    g.out_end = g.out_begin + K * run < n ? g.out_begin + K * run : n;
-    for (int r = 0; r < K; ++r) {
-      const std::int64_t begin = g.out_begin + r * run;
-      g.begin[r] = begin < n ? begin : n;
-      g.count[r] = (begin + run < n ? begin + run : n) - g.begin[r];
-    }
-    return g;
-  }
-  __host__ __device__ warpsort_place locate(std::int64_t position) const {
-    const std::int64_t x = position / run;
-    return {x / K, static_cast<int>(x % K), position - x * run};
+  __host__ __device__ std::int64_t find(std::int64_t position) const { return position / (2 * run); }
+  __host__ __device__ warpsort_pair operator[](std::int64_t q) const {
+    const std::int64_t begin = q * 2 * run;
+    const std::int64_t middle = begin + run < n ? begin + run : n;
+    const std::int64_t end = begin + 2 * run < n ? begin + 2 * run : n;
+    return {begin, end, begin, middle - begin, middle, end - middle};
   }
 };
 
 // Step 4, one level: the pieces of each bucket in groups of `group` (a power of two) runs;
-// group q of the level merges K neighbouring groups of one bucket. Piece (run x, bucket b)
-// goes to offsets[x * buckets + b] (bucket-major order, every bucket's pieces in run order).
-// At the first level (group 1) the pieces are read where step 2 left them: run x from
-// x * run, piece b from piece_begins[x * buckets + b] within it; later levels read the
-// previous level's groups, which sit at their output offsets.
-template <int K>
-struct warpsort_bucket_groups {
-  static constexpr int fan_in = K;
+// pair q merges two neighbouring groups of one bucket. Piece (run x, bucket b) goes to
+// offsets[x * buckets + b] (bucket-major order, every bucket's pieces in run order). At the
+// first level (group 1) the pieces are read where step 2 left them: run x from x * run,
+// piece b from piece_begins[x * buckets + b] within it; later levels read the previous
+// level's groups, which sit at their output offsets.
+struct warpsort_bucket_pairs {
   const std::int64_t* offsets;
   const std::int64_t* counts;
   const std::int64_t* piece_begins;
@@ -309,60 +272,38 @@ struct warpsort_bucket_groups {
     const std::int64_t x = c - b * runs;
     return offsets[x * buckets + b];
   }
-  __host__ __device__ std::int64_t size() const {
-    return static_cast<std::int64_t>(runs) * buckets / (K * group);
-  }
-  // The last of `count` consecutive groups of `width` pieces whose output starts at or
-  // before `position` (empty ones are skipped: the group after them starts at the same
-  // offset).
-  __host__ __device__ std::int64_t last_starting(std::int64_t position, std::int64_t width) const {
-    std::int64_t lo = 0, hi = static_cast<std::int64_t>(runs) * buckets / width;
+  // The last pair whose output starts at or before `position` (empty pairs are skipped:
+  // the pair after them starts at the same offset).
+  __host__ __device__ std::int64_t find(std::int64_t position) const {
+    std::int64_t lo = 0, hi = static_cast<std::int64_t>(runs) * buckets / (2 * group);
     while (hi - lo > 1) {
       const std::int64_t mid = lo + (hi - lo) / 2;
-      if (offset_at(mid * width) <= position) lo = mid;
+      if (offset_at(mid * 2 * group) <= position) lo = mid;
       else hi = mid;
     }
     return lo;
   }
-  __host__ __device__ std::int64_t find(std::int64_t position) const {
-    return last_starting(position, static_cast<std::int64_t>(K) * group);
-  }
-  __host__ __device__ warpsort_group<K> operator[](std::int64_t q) const {
-    const std::int64_t c = q * K * group;
-    warpsort_group<K> g;
-    g.out_begin = offset_at(c);
-    g.out_end = offset_at(c + K * group);
-    for (int r = 0; r < K; ++r) {
-      if (group == 1) {
-        const std::int64_t b = (c + r) / runs;
-        const std::int64_t x = c + r - b * runs;
-        const std::int64_t i = x * buckets + b;
-        g.begin[r] = (x * run < n ? x * run : n) + piece_begins[i];
-        g.count[r] = counts[i];
-      } else {
-        g.begin[r] = offset_at(c + r * group);
-        g.count[r] = offset_at(c + (r + 1) * group) - g.begin[r];
-      }
+  __host__ __device__ warpsort_pair operator[](std::int64_t q) const {
+    const std::int64_t c = q * 2 * group;
+    warpsort_pair p;
+    p.out_begin = offset_at(c);
+    p.out_end = offset_at(c + 2 * group);
+    if (group == 1) {
+      const std::int64_t b = c / runs;
+      const std::int64_t x = c - b * runs;
+      const std::int64_t ia = x * buckets + b, ib = (x + 1) * buckets + b;
+      const std::int64_t ra = x * run < n ? x * run : n, rb = (x + 1) * run < n ? (x + 1) * run : n;
+      p.a_begin = ra + piece_begins[ia];
+      p.a_count = counts[ia];
+      p.b_begin = rb + piece_begins[ib];
+      p.b_count = counts[ib];
+    } else {
+      p.a_begin = p.out_begin;
+      p.b_begin = offset_at(c + group);
+      p.a_count = p.b_begin - p.a_begin;
+      p.b_count = p.out_end - p.b_begin;
     }
-    return g;
-  }
-  __host__ __device__ warpsort_place locate(std::int64_t position) const {
-    if (group > 1) {
-      const std::int64_t g = last_starting(position, group);
-      return {g / K, static_cast<int>(g % K), position - offset_at(g * group)};
-    }
-    // The run's pieces lie in bucket order: the last piece starting at or before it.
-    const std::int64_t x = position / run;
-    const std::int64_t within = position - x * run;
-    const std::int64_t* begins = piece_begins + x * buckets;
-    int lo = 0, hi = buckets;
-    while (hi - lo > 1) {
-      const int mid = lo + (hi - lo) / 2;
-      if (begins[mid] <= within) lo = mid;
-      else hi = mid;
-    }
-    const std::int64_t c = static_cast<std::int64_t>(lo) * runs + x;
-    return {c / K, static_cast<int>(c % K), within - begins[lo]};
+    return p;
   }
 };
 
@@ -396,10 +337,10 @@ __device__ __forceinline__ void warpsort_rank_merge(const Key* a, const Value* a
   }
 }
 
-// Co-ranks of a pairwise merge pass: splits[w] = how many items of a group's first run
-// precede output position w * warp_outputs within the group (thread::merge_path). One
-// thread per warp range, in a kernel of its own: the searches' global-memory latency then
-// overlaps across thousands of threads instead of stalling each merging warp.
+// Co-ranks of the merge pass: splits[w] = how many items of run a precede output position
+// w * warp_outputs within its pair (thread::merge_path). One thread per warp range, in a
+// kernel of its own: the searches' global-memory latency then overlaps across thousands of
+// threads instead of stalling each merging warp.
 template <class Pairs, class Key, class Compare>
 __global__ void warpsort_partition_kernel(const Key* keys, std::int64_t warp_outputs,
                                           std::int64_t ranges, Pairs pairs, std::int64_t* splits,
@@ -407,9 +348,9 @@ __global__ void warpsort_partition_kernel(const Key* keys, std::int64_t warp_out
   const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (w >= ranges) return;
   const std::int64_t position = w * warp_outputs;
-  const warpsort_group<2> pair = pairs[pairs.find(position)];
-  splits[w] = thread::merge_path(keys + pair.begin[0], pair.count[0], keys + pair.begin[1],
-                                 pair.count[1], position - pair.out_begin, cmp);
+  const warpsort_pair pair = pairs[pairs.find(position)];
+  splits[w] = thread::merge_path(keys + pair.a_begin, pair.a_count, keys + pair.b_begin,
+                                 pair.b_count, position - pair.out_begin, cmp);
 }
 
 // Warp w's share of a merge pass: outputs [first, last), possibly spanning several pairs.
@@ -422,22 +363,22 @@ __device__ __forceinline__ void warpsort_merge_range(const Key* keys_in, const V
                                                      const Pairs& pairs, Compare cmp,
                                                      warp::merge_runs_storage<Key, Value, M>& storage) {
   for (std::int64_t p = first; p < last;) {
-    const warpsort_group<2> pair = pairs[pairs.find(p)];
+    const warpsort_pair pair = pairs[pairs.find(p)];
     const std::int64_t end = pair.out_end < last ? pair.out_end : last;
     const std::int64_t d0 = p - pair.out_begin, d1 = end - pair.out_begin;
     const std::int64_t i0 = p > pair.out_begin ? splits[w] : 0;
-    const std::int64_t i1 = end < pair.out_end ? splits[w + 1] : pair.count[0];
+    const std::int64_t i1 = end < pair.out_end ? splits[w + 1] : pair.a_count;
     const std::int64_t j0 = d0 - i0;
     // Consistent pieces whatever the comparator: never outside the runs or the range.
     const std::int64_t count = d1 - d0;
-    const std::int64_t a_least = count - (pair.count[1] - j0) > 0 ? count - (pair.count[1] - j0) : 0;
-    const std::int64_t a_most = count < pair.count[0] - i0 ? count : pair.count[0] - i0;
+    const std::int64_t a_least = count - (pair.b_count - j0) > 0 ? count - (pair.b_count - j0) : 0;
+    const std::int64_t a_most = count < pair.a_count - i0 ? count : pair.a_count - i0;
     std::int64_t a_take = i1 - i0;
     a_take = a_take < a_least ? a_least : a_take > a_most ? a_most : a_take;
-    const Key* a = keys_in + pair.begin[0] + i0;
-    const Key* b = keys_in + pair.begin[1] + j0;
-    const Value* va = has_values<Value> ? values_in + pair.begin[0] + i0 : values_in;
-    const Value* vb = has_values<Value> ? values_in + pair.begin[1] + j0 : values_in;
+    const Key* a = keys_in + pair.a_begin + i0;
+    const Key* b = keys_in + pair.b_begin + j0;
+    const Value* va = has_values<Value> ? values_in + pair.a_begin + i0 : values_in;
+    const Value* vb = has_values<Value> ? values_in + pair.b_begin + j0 : values_in;
     Value* vo = has_values<Value> ? values_out + p : values_out;
     if constexpr (RANK) {
       warpsort_rank_merge(a, va, a_take, b, vb, count - a_take, keys_out + p, vo, cmp);
@@ -461,95 +402,6 @@ __global__ void __launch_bounds__(32 * WARPS)
   const std::int64_t last = first + warp_outputs < n ? first + warp_outputs : n;
   warpsort_merge_range<M, RANK>(keys_in, values_in, keys_out, values_out, first, last, splits, w,
                                 pairs, cmp, storage[lw]);
-}
-
-// A four-way pass is balanced by samples instead of output positions (an exact co-rank in
-// the merge of four runs is a search nested in a search: run 14 in bench/RESULTS.md).
-// Every `stride`-th input position is a sample; its co-ranks are how many items of each
-// run of its group precede it in the order (key, run, position within the run): plain
-// binary searches, one per other run. A warp merges from each sample (and from each group's
-// start) to the next sample of its group in that order: at most 4 * stride items, stride
-// on average, every item in exactly one range.
-
-// Items of a sorted run that precede `key` (lower bound), or that it does not precede
-// (upper bound, `after_ties`).
-template <class Key, class Compare>
-__device__ __forceinline__ std::int64_t warpsort_rank_in_run(const Key* run, std::int64_t count,
-                                                             const Key& key, bool after_ties,
-                                                             Compare cmp) {
-  std::int64_t lo = 0, hi = count;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (after_ties ? !cmp(key, run[mid]) : cmp(run[mid], key)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-// ranks[5k .. 5k + 3]: sample k's co-ranks in the four runs of its group; ranks[5k + 4]:
-// the group.
-template <class Groups, class Key, class Compare>
-__global__ void warpsort_rank_samples_kernel(const Key* keys, std::int64_t stride,
-                                             std::int64_t samples, Groups groups,
-                                             std::int64_t* ranks, Compare cmp) {
-  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= samples) return;
-  const warpsort_place place = groups.locate(k * stride);
-  const warpsort_group<4> g = groups[place.group];
-  const Key key = keys[k * stride];
-#pragma unroll
-  for (int r = 0; r < 4; ++r)
-    ranks[5 * k + r] = r == place.member ? place.index
-                                         : warpsort_rank_in_run(keys + g.begin[r], g.count[r], key,
-                                                                r < place.member, cmp);
-  ranks[5 * k + 4] = place.group;
-}
-
-// Warp w < samples merges from sample w, warp samples + q from the start of group q (an
-// empty range where the group's first item is a sample).
-template <int M, int WARPS, class Groups, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(32 * WARPS)
-    warpsort_four_way_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
-                             Value* values_out, std::int64_t stride, std::int64_t samples,
-                             const std::int64_t* ranks, Groups groups, Compare cmp) {
-  __shared__ warp::merge_four_runs_storage<Key, Value, M> storage[WARPS];
-  const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * WARPS + threadIdx.x / 32;
-  if (w >= samples + groups.size()) return;  // the whole warp: no barrier follows
-  const bool sample = w < samples;
-  const warpsort_group<4> g = groups[sample ? ranks[5 * w + 4] : w - samples];
-  std::int64_t from[4], to[4], start = 0;
-#pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    from[r] = sample ? ranks[5 * w + r] : 0;
-    to[r] = g.count[r];
-    start += from[r];
-  }
-  // The next sample in merge order: in each run, the first sample at or after the first
-  // item that follows this one.
-  std::int64_t end = g.out_end - g.out_begin;
-#pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    std::int64_t next = g.begin[r] + from[r];
-    if (sample && next == w * stride) ++next;  // this sample's own run
-    const std::int64_t k = (next + stride - 1) / stride;
-    if (k * stride >= g.begin[r] + g.count[r]) continue;
-    const std::int64_t position = ranks[5 * k] + ranks[5 * k + 1] + ranks[5 * k + 2] + ranks[5 * k + 3];
-    if (position < end) {
-      end = position;
-#pragma unroll
-      for (int y = 0; y < 4; ++y) to[y] = ranks[5 * k + y];
-    }
-  }
-  warp::sorted_runs<Key, Value, 4> runs;
-#pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    runs.keys[r] = keys_in + g.begin[r] + from[r];
-    runs.values[r] = has_values<Value> ? values_in + g.begin[r] + from[r] : values_in;
-    runs.counts[r] = to[r] - from[r];
-  }
-  const std::int64_t out = g.out_begin + start;
-  warp::merge_four_runs<M>(runs, keys_out + out, has_values<Value> ? values_out + out : values_out,
-                           cmp, storage[threadIdx.x / 32]);
 }
 
 // ---- step 3 -------------------------------------------------------------------------------
@@ -633,34 +485,25 @@ struct warpsort_shape {
   using tuning = warpsort_tuning<Key, Value>;
   std::int64_t step1_runs = 0;
   int step2_passes = 0;
-  int step2_four_way = 0;  // the first step2_four_way passes merge four runs each, the rest two
   std::int64_t run_after_step2 = 0;  // run length entering step 3
   int runs = 0;    // runs after step 2 padded to a power of two; 0: one run, no steps 3-4
-  int levels = 0;  // step-4 levels, log2(runs) runs merged in all
-  int levels_four_way = 0;  // the first levels_four_way levels merge four groups each
+  int levels = 0;  // step-4 levels: log2(runs)
   std::size_t scan_bytes = 0;
 
   // Outputs per warp in a merge pass of n items for buffer width t (t/2 items per half):
-  // halves_per_warp halves, or twice that where n still gives busy_warps warps. A four-way
-  // pass takes one sample every warp_outputs items.
+  // halves_per_warp halves, or twice that where n still gives busy_warps warps.
   static constexpr std::int64_t warp_outputs(int width, std::int64_t n) {
     const std::int64_t outputs = static_cast<std::int64_t>(tuning::halves_per_warp) * (width / 2);
     return n / (2 * outputs) >= tuning::busy_warps ? 2 * outputs : outputs;
   }
 
-  // max_fan_in 4: passes merge four runs where that does not take step 2 below split_runs / 2
-  // runs (a pairwise pass finishes it) and step 4 levels four groups while four fit in a
-  // bucket's runs; 2: the paper's pairwise merges throughout.
-  explicit warpsort_shape(std::int64_t n, int max_fan_in = 4) {
+  explicit warpsort_shape(std::int64_t n) {
     step1_runs = (n + tuning::run - 1) / tuning::run;
     std::int64_t run = tuning::run, left = step1_runs;
     while (left > tuning::split_runs) {
-      const bool four_way = max_fan_in == 4 && left > 2 * tuning::split_runs;
-      const int fan_in = four_way ? 4 : 2;
-      run *= fan_in;
-      left = (left + fan_in - 1) / fan_in;
+      run *= 2;
+      left = (left + 1) / 2;
       ++step2_passes;
-      step2_four_way += four_way;
     }
     run_after_step2 = run;
     if (left > 1) {
@@ -669,34 +512,26 @@ struct warpsort_shape {
         runs *= 2;
         ++levels;
       }
-      for (int group = 1; max_fan_in == 4 && 4 * group <= runs; group *= 4) ++levels_four_way;
       device::bucket_offsets<std::int64_t>(nullptr, scan_bytes, nullptr, nullptr, runs,
                                            tuning::buckets);
     }
   }
-  // Merge passes over memory after step 1.
-  int passes() const {
-    return step2_passes + levels - levels_four_way;
-  }
 };
 
 // Temp storage: scratch keys (and values), the runs x buckets tables of step 3 (counts,
-// piece begins, offsets), the s - 1 splitters, the scan's own storage and a merge pass's
-// partition: one co-rank per warp range of a pairwise pass, five numbers per sample of a
-// four-way pass (for buffer width `width`).
+// piece begins, offsets), the s - 1 splitters, the scan's own storage and one co-rank per
+// warp range of a merge pass (for buffer width `width`).
 template <class Key, class Value>
 struct warpsort_plan : warpsort_shape<Key, Value> {
   using shape = warpsort_shape<Key, Value>;
-  std::int64_t warp_outputs, ranges, sample_stride, samples;
+  std::int64_t warp_outputs, ranges;
   temp_layout<8> layout;
 
-  warpsort_plan(std::int64_t n, int width, int max_fan_in = 4)
-      : shape(n, max_fan_in),
+  warpsort_plan(std::int64_t n, int width)
+      : shape(n),
         warp_outputs(shape::warp_outputs(width, n)),
         ranges((n + warp_outputs - 1) / warp_outputs),
-        sample_stride(warp_outputs / warpsort_tuning<Key, Value>::four_way_stride_divisor),
-        samples((n + sample_stride - 1) / sample_stride),
-        layout(make_layout(n, ranges > 5 * samples ? ranges : 5 * samples, *this)) {}
+        layout(make_layout(n, ranges, *this)) {}
 
   static temp_layout<8> make_layout(std::int64_t n, std::int64_t ranges, const shape& s) {
     using tuning = warpsort_tuning<Key, Value>;
@@ -709,38 +544,22 @@ struct warpsort_plan : warpsort_shape<Key, Value> {
   }
 };
 
-// One merge pass of the groups' runs from keys_in to keys_out: pairwise (Groups::fan_in 2)
-// balanced by output position, or four-way balanced by samples.
-template <class Key, class Value, int M, bool RANK, class Groups, class Compare>
+template <class Key, class Value, int M, bool RANK, class Pairs, class Compare>
 cudaError_t warpsort_merge_pass(const warpsort_plan<Key, Value>& plan, void* temp,
                                 const Key* keys_in, const Value* values_in, Key* keys_out,
-                                Value* values_out, std::int64_t n, const Groups& groups,
+                                Value* values_out, std::int64_t n, const Pairs& pairs,
                                 Compare cmp, cudaStream_t stream) {
   using tuning = warpsort_tuning<Key, Value>;
   constexpr int warps = tuning::warps_per_block;
   constexpr int partition_threads = 128;
-  std::int64_t* partition = plan.layout.template get<std::int64_t>(temp, 7);
-  if constexpr (Groups::fan_in == 4) {
-    warpsort_rank_samples_kernel<<<static_cast<unsigned>((plan.samples + partition_threads - 1) /
-                                                         partition_threads),
-                                   partition_threads, 0, stream>>>(
-        keys_in, plan.sample_stride, plan.samples, groups, partition, cmp);
-    constexpr int four_way_warps = tuning::four_way_warps_per_block;
-    const std::int64_t merging_warps = plan.samples + groups.size();
-    warpsort_four_way_kernel<M, four_way_warps>
-        <<<static_cast<unsigned>((merging_warps + four_way_warps - 1) / four_way_warps),
-           32 * four_way_warps, 0, stream>>>(
-            keys_in, values_in, keys_out, values_out, plan.sample_stride, plan.samples, partition,
-            groups, cmp);
-  } else {
-    warpsort_partition_kernel<<<static_cast<unsigned>((plan.ranges + partition_threads - 1) /
-                                                      partition_threads),
-                                partition_threads, 0, stream>>>(
-        keys_in, plan.warp_outputs, plan.ranges, groups, partition, cmp);
-    warpsort_merge_kernel<M, warps, RANK>
-        <<<static_cast<unsigned>((plan.ranges + warps - 1) / warps), 32 * warps, 0, stream>>>(
-            keys_in, values_in, keys_out, values_out, n, plan.warp_outputs, partition, groups, cmp);
-  }
+  std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 7);
+  warpsort_partition_kernel<<<static_cast<unsigned>((plan.ranges + partition_threads - 1) /
+                                                    partition_threads),
+                              partition_threads, 0, stream>>>(keys_in, plan.warp_outputs,
+                                                              plan.ranges, pairs, splits, cmp);
+  warpsort_merge_kernel<M, warps, RANK>
+      <<<static_cast<unsigned>((plan.ranges + warps - 1) / warps), 32 * warps, 0, stream>>>(
+          keys_in, values_in, keys_out, values_out, n, plan.warp_outputs, splits, pairs, cmp);
   return cudaPeekAtLastError();
 }
 
@@ -751,19 +570,14 @@ cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, K
                             std::int64_t n, Compare cmp, int last_step, cudaStream_t stream) {
   using tuning = warpsort_tuning<Key, Value>;
   if (last_step < 2) return cudaSuccess;
-  const auto pass = [&](const auto& groups) {
-    const cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(
-        plan, temp, keys, values, other_keys, other_values, n, groups, cmp, stream);
+  std::int64_t run = tuning::run;
+  for (int pass = 0; pass < plan.step2_passes; ++pass, run *= 2) {
+    if (cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(
+            plan, temp, keys, values, other_keys, other_values, n, warpsort_uniform_pairs{n, run},
+            cmp, stream))
+      return e;
     std::swap(keys, other_keys);
     std::swap(values, other_values);
-    return e;
-  };
-  std::int64_t run = tuning::run;
-  for (int p = 0; p < plan.step2_passes; ++p) {
-    const cudaError_t e = p < plan.step2_four_way ? pass(warpsort_uniform_groups<4>{n, run})
-                                                  : pass(warpsort_uniform_groups<2>{n, run});
-    if (e != cudaSuccess) return e;
-    run *= p < plan.step2_four_way ? 4 : 2;
   }
   if (last_step < 3 || plan.runs == 0) return cudaSuccess;
 
@@ -789,18 +603,15 @@ cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, K
     return e;
   if (last_step < 4) return cudaSuccess;
 
-  int level = 0;
-  for (int group = 1; group < plan.runs; ++level) {
-    const bool four_way = level < plan.levels_four_way;
-    const cudaError_t e =
-        four_way ? pass(warpsort_bucket_groups<4>{offsets, counts, piece_begins, n,
-                                                  plan.run_after_step2, plan.runs,
-                                                  tuning::buckets, group})
-                 : pass(warpsort_bucket_groups<2>{offsets, counts, piece_begins, n,
-                                                  plan.run_after_step2, plan.runs,
-                                                  tuning::buckets, group});
-    if (e != cudaSuccess) return e;
-    group *= four_way ? 4 : 2;
+  for (int level = 0; level < plan.levels; ++level) {
+    const warpsort_bucket_pairs pairs{offsets, counts, piece_begins, n, plan.run_after_step2,
+                             plan.runs, tuning::buckets, 1 << level};
+    if (cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(plan, temp, keys, values,
+                                                                 other_keys, other_values, n,
+                                                                 pairs, cmp, stream))
+      return e;
+    std::swap(keys, other_keys);
+    std::swap(values, other_values);
   }
   return cudaSuccess;
 }
@@ -846,11 +657,12 @@ template <int M, warpsort_step1 STEP1, warpsort_step2 STEP2, class Key, class Va
 cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, Compare cmp,
                          cudaStream_t stream, int last_step, Key** result_keys,
                          Value** result_values) {
-  const warpsort_plan<Key, Value> plan(n, 32 * M, STEP2 == warpsort_step2::bitonic_merge ? 4 : 2);
+  const warpsort_plan<Key, Value> plan(n, 32 * M);
   Key* scratch_keys = plan.layout.template get<Key>(temp, 0);
   Value* scratch_values = has_values<Value> ? plan.layout.template get<Value>(temp, 1) : values;
   // Step 1 writes where an even number of later passes lands in `keys`.
-  const bool start_in_scratch = plan.passes() % 2 == 1;
+  const int passes = plan.step2_passes + plan.levels;
+  const bool start_in_scratch = passes % 2 == 1;
   Key* current_keys = start_in_scratch ? scratch_keys : keys;
   Value* current_values = start_in_scratch ? scratch_values : values;
   Key* other_keys = start_in_scratch ? keys : scratch_keys;
