@@ -1,5 +1,6 @@
 // GPU tests of the warp blocks of GPU-Warpsort: warp::shared_bitonic_merge (a warp's merges
-// in its shared memory, every block size it accepts, both directions) and warp::merge_runs
+// in its shared memory, every block size it accepts, both directions; within a slice of a
+// block's buffer, and by several warps together) and warp::merge_runs
 // (the t-item bitonic buffer merge), against plain host references, keys only and with
 // values travelling with their keys; and
 // warp::merge_path (the merge passes' partition) against thread::merge_path; and
@@ -48,22 +49,29 @@ std::vector<Key> make_keys(std::size_t n, int distinct, std::uint64_t seed) {
 
 // ---- kernels ------------------------------------------------------------------------------
 
-// One warp: the buffer filled from `keys` (row-major), every block of 2^BITS items merged,
+// WARPS warps: the buffer filled from `keys` (row-major), every block of 2^BITS items merged
+// (by the warps together, or, SLICED, each warp alone within its own ITEMS / WARPS items),
 // the buffer written back.
-template <int M, int ITEMS, int BITS, class Key, class Value, class Compare>
+template <int M, int ITEMS, int BITS, int WARPS, bool SLICED, class Key, class Value, class Compare>
 __global__ void shared_merge_kernel(const Key* keys, const Value* values, Key* out,
                                     Value* out_values, Compare cmp) {
   __shared__ gpusort::warp::bitonic_buffer<Key, M, ITEMS> key_buffer;
   __shared__ gpusort::warp::bitonic_buffer<Value, M, ITEMS> value_buffer;
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
-  for (int i = threadIdx.x; i < ITEMS; i += 32) {
+  for (int i = threadIdx.x; i < ITEMS; i += 32 * WARPS) {
     key_buffer.store(i, keys[i]);
     if constexpr (pairs) value_buffer.store(i, values[i]);
   }
-  __syncwarp();
-  gpusort::warp::shared_bitonic_merge<M, ITEMS, BITS>(key_buffer, value_buffer, cmp);
-  __syncwarp();
-  for (int i = threadIdx.x; i < ITEMS; i += 32) {
+  __syncthreads();
+  if constexpr (SLICED) {
+    constexpr int groups = ITEMS / (32 * M) / WARPS;
+    gpusort::warp::shared_bitonic_merge<M, ITEMS, BITS>(key_buffer, value_buffer, cmp,
+                                                        threadIdx.x / 32 * groups, groups);
+  } else {
+    gpusort::warp::shared_bitonic_merge<M, ITEMS, BITS, WARPS>(key_buffer, value_buffer, cmp);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < ITEMS; i += 32 * WARPS) {
     out[i] = key_buffer.load(i);
     if constexpr (pairs) out_values[i] = value_buffer.load(i);
   }
@@ -90,11 +98,12 @@ __global__ void merge_runs_kernel(const Key* keys, const Value* values, const lo
 // Every block of 2^BITS items made bitonic (a sorted half, then a reverse-sorted half),
 // merged; block b must come out ascending under cmp (even b, or the whole buffer) or
 // descending (odd b), holding the same items, each value still with its key.
-template <int M, int ITEMS, int BITS, class Key, class Value, class Compare>
+template <int M, int ITEMS, int BITS, class Key, class Value, int WARPS = 1, bool SLICED = false,
+          class Compare>
 void run_shared_merge(Compare cmp, int distinct) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
   constexpr int block = 1 << BITS;
-  CAPTURE(M, ITEMS, BITS, distinct);
+  CAPTURE(M, ITEMS, BITS, WARPS, SLICED, distinct);
   auto keys = make_keys<Key>(ITEMS, distinct, 31 + BITS + M);
   for (int b = 0; b < ITEMS; b += block) {
     std::sort(keys.begin() + b, keys.begin() + b + block / 2, cmp);
@@ -106,9 +115,9 @@ void run_shared_merge(Compare cmp, int distinct) {
     for (int i = 0; i < ITEMS; ++i) values[i] = value_of_index<Value>(i);
   device_buffer<Key> d_keys(keys), d_out(std::vector<Key>(static_cast<std::size_t>(ITEMS)));
   device_buffer<Value> d_values(values), d_out_values(values);
-  shared_merge_kernel<M, ITEMS, BITS><<<1, 32>>>(d_keys.data(), pairs ? d_values.data() : nullptr,
-                                                 d_out.data(), pairs ? d_out_values.data() : nullptr,
-                                                 cmp);
+  shared_merge_kernel<M, ITEMS, BITS, WARPS, SLICED><<<1, 32 * WARPS>>>(
+      d_keys.data(), pairs ? d_values.data() : nullptr, d_out.data(),
+      pairs ? d_out_values.data() : nullptr, cmp);
   CUDA_REQUIRE(cudaGetLastError());
   CUDA_REQUIRE(cudaDeviceSynchronize());
   const auto out = d_out.to_host();
@@ -299,6 +308,17 @@ TEST_CASE("warp::shared_bitonic_merge sorts every block, both directions", "[war
   run_shared_merge<4, 512, 8, key12, std::uint32_t>(key12_less{}, distinct);
   run_shared_merge<2, 64, 6, float, std::uint64_t>(gpusort::total_less{}, distinct);
   run_shared_merge<4, 1024, 7, std::uint32_t, no_value>(gpusort::less{}, distinct);
+  // warpsort's step-1 block runs: each warp merges within its part (sliced), then the warps
+  // merge together (u32 keys 2 x 4096, pairs 2 x 2048; 16-byte pairs and u64 keys smaller).
+  run_shared_merge<32, 8192, 11, std::uint32_t, no_value, 2, true>(gpusort::less{}, distinct);
+  run_shared_merge<32, 8192, 12, std::uint32_t, no_value, 2, true>(gpusort::less{}, distinct);
+  run_shared_merge<32, 8192, 13, std::uint32_t, no_value, 2>(gpusort::less{}, distinct);
+  run_shared_merge<32, 8192, 12, std::uint32_t, no_value, 2>(gpusort::less{}, distinct);
+  run_shared_merge<16, 4096, 12, std::uint32_t, std::uint32_t, 2>(gpusort::greater{}, distinct);
+  run_shared_merge<16, 4096, 11, std::uint32_t, std::uint32_t, 2, true>(gpusort::greater{}, distinct);
+  run_shared_merge<8, 1024, 10, key16, value16, 2>(key16_less{}, distinct);
+  run_shared_merge<16, 4096, 12, std::uint64_t, no_value, 4>(gpusort::less{}, distinct);
+  run_shared_merge<16, 4096, 10, std::uint64_t, no_value, 4, true>(gpusort::less{}, distinct);
 }
 
 TEST_CASE("warp::merge_runs merges two sorted runs", "[warp][sanitize]") {

@@ -51,11 +51,14 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   }
   STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::chunk >= 128);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::chunk >= 128);
-  // Step 1 merges 4 chunks per warp for the common item sizes (16 KB buffers).
-  STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::run == 4096);
-  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::run == 2048);
-  STATIC_REQUIRE(warpsort_tuning<std::uint32_t, std::uint32_t>::run == 2048);
-  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::run == 1024);
+  // Step 1 merges 4 chunks per warp for the common item sizes (16 KB buffers), then the
+  // runs of a block's warps.
+  STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::warp_run == 4096);
+  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::warp_run == 2048);
+  STATIC_REQUIRE(warpsort_tuning<std::uint32_t, std::uint32_t>::warp_run == 2048);
+  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::warp_run == 1024);
+  using u32_tuning = warpsort_tuning<std::uint32_t, no_value>;
+  STATIC_REQUIRE(u32_tuning::run == u32_tuning::warp_run * u32_tuning::run_warps);
 }
 
 TEST_CASE("warpsort_uniform_pairs: every position in its pair", "[warpsort][host]") {

@@ -3,10 +3,12 @@
 //
 // 1. Run sort: every warp sorts its own chunks of 32*sort_items (>= 128) items in
 //    registers with warp::bitonic_sort: no __syncthreads, all 32 lanes doing distinct
-//    ascending compare-exchanges (flip form). It keeps run_chunks of them in a warp-private
-//    shared buffer and merges them there (warp::shared_bitonic_merge, barrier-free too)
-//    before writing: runs of 4 chunks for the common item sizes, 2 passes fewer in step 2.
-//    Loads and stores go through the same buffer, coalesced.
+//    ascending compare-exchanges (flip form). It keeps run_chunks of them in its part of
+//    the block's shared buffer and merges them there (warp::shared_bitonic_merge,
+//    barrier-free too): runs of 4 chunks for the common item sizes. The block's run_warps
+//    warps then merge their runs together (the same merge, barriers between its windows)
+//    before writing: 4 fewer passes in step 2 than runs of one chunk. Loads and stores go
+//    through the same buffer, coalesced.
 // 2. Pairwise merges: runs of L become runs of 2L; a warp merges with warp::merge_runs (the
 //    t-item bitonic buffer, coalesced reversed fetches of Fig. 5b). Every warp produces a
 //    fixed number of outputs (8t), its range's ends split by thread::merge_path co-ranks
@@ -77,8 +79,13 @@ struct warpsort_tuning {
   static constexpr std::size_t run_bytes = 16384;
   static constexpr int run_chunks = warpsort_clamp(
       warpsort_pow2_floor(run_bytes / (chunk * (warp::bitonic_buffer_words<Key> + warp::bitonic_buffer_words<Value>) * 4)), 1, 8);
-  static constexpr int run = chunk * run_chunks;
-  static constexpr int run_warps_per_block = 2;
+  static constexpr int warp_run = chunk * run_chunks;
+  // The warps of a block then merge their runs together (barriers between the merge's
+  // windows): runs of run_warps warp runs, each doubling a pass of step 2 fewer again while
+  // every warp keeps 16 KB. Measured (bench/RESULTS.md run 24, H100): 2 warps 3-5 % and 4
+  // warps 6-8 % faster than runs of one warp from 2^20 (u32 2^28 15.52 -> 14.57 ms).
+  static constexpr int run_warps = 4;
+  static constexpr int run = warp_run * run_warps;
   // Independent warps per block: no barrier ties them, so the block is only a launch unit.
   static constexpr int warps_per_block = 4;
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
@@ -122,7 +129,7 @@ enum class warpsort_step2 { bitonic_merge, rank_merge };
 
 // ---- step 1 -------------------------------------------------------------------------------
 
-// A warp's step-1 run of RUN items in its shared memory (Item: Key, or maybe<Key> for the
+// A block's step-1 run of RUN items in its shared memory (Item: Key, or maybe<Key> for the
 // array's last, ragged run).
 template <class Item, class Value, int ITEMS, int RUN>
 struct warpsort_run_storage {
@@ -130,55 +137,66 @@ struct warpsort_run_storage {
   warp::bitonic_buffer<Value, ITEMS, RUN> values;
 };
 
-// Merges of blocks of 2^BITS, 2^(BITS+1), ... items up to the whole run.
-template <int ITEMS, int RUN, int BITS, class Item, class Value, class Compare>
+// Merges of blocks of 2^BITS, 2^(BITS+1), ... items up to 2^LAST_BITS: by one warp within its
+// groups (WARPS 1), or by the block's WARPS warps together.
+template <int ITEMS, int RUN, int BITS, int LAST_BITS, int WARPS, class Item, class Value,
+          class Compare>
 __device__ __forceinline__ void warpsort_merge_chunks(warpsort_run_storage<Item, Value, ITEMS, RUN>& s,
-                                                      Compare cmp) {
-  if constexpr ((1 << BITS) <= RUN) {
-    warp::shared_bitonic_merge<ITEMS, RUN, BITS>(s.keys, s.values, cmp);
-    warpsort_merge_chunks<ITEMS, RUN, BITS + 1>(s, cmp);
+                                                      Compare cmp, int first_group,
+                                                      int group_count) {
+  if constexpr (BITS <= LAST_BITS) {
+    warp::shared_bitonic_merge<ITEMS, RUN, BITS, WARPS>(s.keys, s.values, cmp, first_group,
+                                                        group_count);
+    warpsort_merge_chunks<ITEMS, RUN, BITS + 1, LAST_BITS, WARPS>(s, cmp, first_group,
+                                                                 group_count);
   }
 }
 
-// One warp sorts its run of `valid` (<= RUN) items: RUN / (32*ITEMS) chunks, each sorted in
-// registers (warp::bitonic_sort) and stored into the warp's shared buffer, odd chunks
-// reversed (a pair then is bitonic), then merged there (warp::shared_bitonic_merge) before
-// the run is written: each merge is a pass over device memory that step 2 does not make.
-// The buffer also stages the coalesced loads (lane i reads item i of each row of 32) for the
-// chunks' blocked layout. RAGGED (the array's last run only) tags the slots past `valid`
-// invalid (maybe / valid_first: after every real item, no sentinel key), in an instantiation
-// of its own so that full runs do not carry the tags.
-template <int ITEMS, int RUN, bool RAGGED, class Key, class Value, class Compare, class Item>
+// The block sorts its run of `valid` (<= WARPS * WARP_RUN) items. Each warp takes WARP_RUN
+// of them: WARP_RUN / (32*ITEMS) chunks, each sorted in registers (warp::bitonic_sort) and
+// stored into the warp's part of the shared buffer, odd chunks reversed (a pair then is
+// bitonic), then merged there by the warp alone (warp::shared_bitonic_merge, no barrier);
+// the warps' runs, alternately ascending and descending, are then merged by the whole
+// block. Each merge is a pass over device memory that step 2 does not make. The buffer also
+// stages the coalesced loads (lane i reads item i of each row of 32) for the chunks'
+// blocked layout. RAGGED (the array's last run only) tags the slots past `valid` invalid
+// (maybe / valid_first: after every real item, no sentinel key), in an instantiation of its
+// own so that full runs do not carry the tags.
+template <int ITEMS, int WARP_RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare,
+          class Item>
 __device__ __forceinline__ void warpsort_sort_run(const Key* keys_in, const Value* values_in,
                                                   Key* keys_out, Value* values_out, int valid,
                                                   Compare cmp,
-                                                  warpsort_run_storage<Item, Value, ITEMS, RUN>& s) {
+                                                  warpsort_run_storage<Item, Value, ITEMS, WARPS * WARP_RUN>& s) {
   constexpr int chunk = 32 * ITEMS;
+  constexpr int run = WARPS * WARP_RUN;
   const int lane = threadIdx.x % 32;
+  const int base = static_cast<int>(threadIdx.x / 32) * WARP_RUN;  // this warp's part
+  const int warp_valid = valid - base < 0 ? 0 : valid - base < WARP_RUN ? valid - base : WARP_RUN;
   const auto item_cmp = [&] {
     if constexpr (RAGGED) return valid_first<Compare>{cmp};
     else return cmp;
   }();
 #pragma unroll 1
-  for (int c = 0; c < RUN / chunk; ++c) {
+  for (int c = 0; c < WARP_RUN / chunk; ++c) {
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int i = c * chunk + r * 32 + lane;
-      const bool real = !RAGGED || i < valid;
-      if constexpr (RAGGED) s.keys.store(i, Item{keys_in[real ? i : 0], real});
-      else s.keys.store(i, keys_in[i]);
+      const bool real = !RAGGED || i < warp_valid;
+      if constexpr (RAGGED) s.keys.store(base + i, Item{keys_in[real ? base + i : 0], real});
+      else s.keys.store(base + i, keys_in[base + i]);
       if constexpr (has_values<Value>)
-        if (real) s.values.store(i, values_in[i]);
+        if (real) s.values.store(base + i, values_in[base + i]);
     }
     // A chunk past the end holds only tags, which tie with each other: sorted as it is.
-    if (RAGGED && c * chunk >= valid) continue;
+    if (RAGGED && c * chunk >= warp_valid) continue;
     __syncwarp();
     Item keys[ITEMS];
     Value values[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-      keys[r] = s.keys.load(c * chunk + lane * ITEMS + r);
-      values[r] = s.values.load(c * chunk + lane * ITEMS + r);
+      keys[r] = s.keys.load(base + c * chunk + lane * ITEMS + r);
+      values[r] = s.values.load(base + c * chunk + lane * ITEMS + r);
     }
     warp::bitonic_sort<ITEMS>(keys, values, item_cmp);
     __syncwarp();  // every lane has read the chunk: odd chunks overwrite other lanes' items
@@ -186,47 +204,70 @@ __device__ __forceinline__ void warpsort_sort_run(const Key* keys_in, const Valu
     const int reversed = c % 2 == 1 ? chunk - 1 : 0;
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-      const int i = c * chunk + ((lane * ITEMS + r) ^ reversed);
+      const int i = base + c * chunk + ((lane * ITEMS + r) ^ reversed);
       s.keys.store(i, keys[r]);
       s.values.store(i, values[r]);
     }
   }
-  warpsort_merge_chunks<ITEMS, RUN, log2_exact(2 * chunk)>(s, item_cmp);  // syncs first
-  __syncwarp();
-  const int count = valid < RUN ? valid : RUN;
-  for (int i = lane; i < count; i += 32) {
-    if constexpr (RAGGED) keys_out[i] = s.keys.load(i).key;
-    else keys_out[i] = s.keys.load(i);
-    if constexpr (has_values<Value>) values_out[i] = s.values.load(i);
+  constexpr int group = 32 * ITEMS;  // the merges' groups: the warp's part is whole groups
+  warpsort_merge_chunks<ITEMS, run, log2_exact(2 * chunk), log2_exact(WARP_RUN), 1>(
+      s, item_cmp, base / group, WARP_RUN / group);  // syncs first
+  warpsort_merge_chunks<ITEMS, run, log2_exact(2 * WARP_RUN), log2_exact(run), WARPS>(
+      s, item_cmp, 0, run / group);
+  if constexpr (WARPS > 1) __syncthreads();
+  else __syncwarp();
+  for (int i = lane; i < warp_valid; i += 32) {
+    if constexpr (RAGGED) keys_out[base + i] = s.keys.load(base + i).key;
+    else keys_out[base + i] = s.keys.load(base + i);
+    if constexpr (has_values<Value>) values_out[base + i] = s.values.load(base + i);
   }
 }
 
-// Runs [first_run, ...) of n items; RAGGED: the one partial run at first_run.
-template <int ITEMS, int RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare>
+// Runs of WARPS * WARP_RUN items [first_run, ...) of n items, one a block; RAGGED: the one
+// partial run at first_run.
+template <int ITEMS, int WARP_RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(32 * WARPS)
     warpsort_run_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                         Value* values_out, std::int64_t n, std::int64_t first_run, Compare cmp) {
   using item = std::conditional_t<RAGGED, maybe<Key>, Key>;
-  __shared__ warpsort_run_storage<item, Value, ITEMS, RUN> storage[WARPS];
-  const int w = threadIdx.x / 32;
-  const std::int64_t offset = (first_run + static_cast<std::int64_t>(blockIdx.x) * WARPS + w) * RUN;
-  if (offset >= n) return;  // the whole warp: no barrier follows
-  const int valid = static_cast<int>(n - offset < RUN ? n - offset : RUN);
-  warpsort_sort_run<ITEMS, RUN, RAGGED>(keys_in + offset,
-                                        has_values<Value> ? values_in + offset : values_in,
-                                        keys_out + offset,
-                                        has_values<Value> ? values_out + offset : values_out,
-                                        valid, cmp, storage[w]);
+  constexpr int run = WARPS * WARP_RUN;
+  extern __shared__ __align__(16) unsigned char warpsort_run_shared[];
+  auto& storage =
+      *reinterpret_cast<warpsort_run_storage<item, Value, ITEMS, run>*>(warpsort_run_shared);
+  const std::int64_t offset = (first_run + static_cast<std::int64_t>(blockIdx.x)) * run;
+  const int valid = static_cast<int>(n - offset < run ? n - offset : run);
+  warpsort_sort_run<ITEMS, WARP_RUN, WARPS, RAGGED>(
+      keys_in + offset, has_values<Value> ? values_in + offset : values_in, keys_out + offset,
+      has_values<Value> ? values_out + offset : values_out, valid, cmp, storage);
+}
+
+// Launches run_kernel on `blocks` runs from first_run (its shared memory is dynamic: a
+// block's run may pass the static limit).
+template <int ITEMS, int WARP_RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare>
+cudaError_t warpsort_launch_runs(const Key* keys_in, const Value* values_in, Key* keys_out,
+                                 Value* values_out, std::int64_t n, std::int64_t first_run,
+                                 std::int64_t blocks, Compare cmp, cudaStream_t stream) {
+  using item = std::conditional_t<RAGGED, maybe<Key>, Key>;
+  constexpr std::size_t bytes = sizeof(warpsort_run_storage<item, Value, ITEMS, WARPS * WARP_RUN>);
+  static_assert(bytes <= 160 * 1024, "a step-1 run fits a block's shared memory on an A100 or H100");
+  const auto kernel = warpsort_run_kernel<ITEMS, WARP_RUN, WARPS, RAGGED, Key, Value, Compare>;
+  if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
+  kernel<<<static_cast<unsigned>(blocks), 32 * WARPS, bytes, stream>>>(
+      keys_in, values_in, keys_out, values_out, n, first_run, cmp);
+  return cudaPeekAtLastError();
 }
 
 // The step-1 study's alternative (Fig. 11): the same runs, each sorted by a block with
-// barriers (block::bitonic_sort, THREADS x ITEMS = the run).
+// barriers (block::bitonic_sort, THREADS x ITEMS = the run), its tile in dynamic shared
+// memory.
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS)
     warpsort_block_run_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                                 Value* values_out, std::int64_t n, Compare cmp) {
   constexpr int chunk = THREADS * ITEMS;
-  __shared__ block::sort_tile_storage<Key, Value, THREADS, ITEMS> shared;
+  extern __shared__ __align__(16) unsigned char warpsort_block_run_shared[];
+  auto& shared = *reinterpret_cast<block::sort_tile_storage<Key, Value, THREADS, ITEMS>*>(
+      warpsort_block_run_shared);
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * chunk;
   const int valid = static_cast<int>(n - offset < chunk ? n - offset : chunk);
   block::sort_tile<THREADS, ITEMS>(keys_in + offset, values_in + offset, keys_out + offset,
@@ -621,31 +662,41 @@ cudaError_t warpsort_step1_launch(const Key* keys_in, const Value* values_in, Ke
                                   Value* values_out, std::int64_t n, std::int64_t runs,
                                   Compare cmp, cudaStream_t stream) {
   using tuning = warpsort_tuning<Key, Value>;
-  // The block variant sorts the same runs with THREADS x 8 items (runs of >= 256 items).
-  constexpr int block_items = 8;
+  // The block variant sorts the same runs with THREADS x ITEMS, 8 items a thread or as many
+  // as keep THREADS at 1024.
+  constexpr int block_items = tuning::run / 1024 > 8 ? tuning::run / 1024 : 8;
   constexpr int block_threads = tuning::run / block_items;
-  if constexpr (STEP1 == warpsort_step1::block_bitonic && block_threads >= 32 &&
-                block_threads <= 1024) {
-    warpsort_block_run_kernel<block_threads, block_items>
-        <<<static_cast<unsigned>(runs), block_threads, 0, stream>>>(keys_in, values_in, keys_out,
-                                                                    values_out, n, cmp);
+  if constexpr (STEP1 == warpsort_step1::block_bitonic) {
+    static_assert(block_threads >= 32, "a step-1 run of at least 256 items");
+    constexpr std::size_t bytes = sizeof(block::sort_tile_storage<Key, Value, block_threads, block_items>);
+    const auto kernel = warpsort_block_run_kernel<block_threads, block_items, Key, Value, Compare>;
+    if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
+    kernel<<<static_cast<unsigned>(runs), block_threads, bytes, stream>>>(keys_in, values_in,
+                                                                         keys_out, values_out, n, cmp);
   } else {
-    constexpr int warps = tuning::run_warps_per_block;
     const std::int64_t full = n / tuning::run;
+    constexpr int items = tuning::sort_items, warps = tuning::run_warps;
+    cudaError_t e = cudaSuccess;
     if (full > 0)
-      warpsort_run_kernel<tuning::sort_items, tuning::run, warps, false>
-          <<<static_cast<unsigned>((full + warps - 1) / warps), 32 * warps, 0, stream>>>(
-              keys_in, values_in, keys_out, values_out, full * tuning::run, 0, cmp);
-    if (full < runs) {
-      // The ragged last run, sorted by one warp alone: a remainder that fits one chunk skips
-      // the run's merges (2^10 u32 keys: 0.046 ms instead of 0.11 ms, H100).
-      if (n - full * tuning::run <= tuning::chunk)
-        warpsort_run_kernel<tuning::sort_items, tuning::chunk, 1, true><<<1, 32, 0, stream>>>(
-            keys_in, values_in, keys_out, values_out, n, full * tuning::run_chunks, cmp);
+      e = warpsort_launch_runs<items, tuning::warp_run, warps, false>(
+          keys_in, values_in, keys_out, values_out, full * tuning::run, 0, full, cmp, stream);
+    if (e == cudaSuccess && full < runs) {
+      // The ragged last run, sorted by as little as holds it: a remainder that fits one chunk
+      // by one warp without merges (2^10 u32 keys: 0.046 ms instead of 0.11 ms, H100), one
+      // that fits a warp's run by one warp.
+      const std::int64_t remainder = n - full * tuning::run;
+      if (remainder <= tuning::chunk)
+        e = warpsort_launch_runs<items, tuning::chunk, 1, true>(
+            keys_in, values_in, keys_out, values_out, n, full * (tuning::run / tuning::chunk), 1,
+            cmp, stream);
+      else if (remainder <= tuning::warp_run)
+        e = warpsort_launch_runs<items, tuning::warp_run, 1, true>(
+            keys_in, values_in, keys_out, values_out, n, full * warps, 1, cmp, stream);
       else
-        warpsort_run_kernel<tuning::sort_items, tuning::run, 1, true><<<1, 32, 0, stream>>>(
-            keys_in, values_in, keys_out, values_out, n, full, cmp);
+        e = warpsort_launch_runs<items, tuning::warp_run, warps, true>(
+            keys_in, values_in, keys_out, values_out, n, full, 1, cmp, stream);
     }
+    return e;
   }
   return cudaPeekAtLastError();
 }

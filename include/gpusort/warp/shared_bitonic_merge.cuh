@@ -28,10 +28,11 @@
 // per-comparison select.
 //
 // Preconditions: M a power of two, 2 <= M <= 32; ITEMS a power-of-two multiple of 32 M; all 32
-// lanes call together; every block of 2^BITS items holds a bitonic sequence under cmp; the
-// caller orders its own earlier stores before the call and its later loads after it
-// (__syncwarp). Cost: per lane, windows x ITEMS / 32 loads and as many stores, and
-// BITS x ITEMS / 64 compare-exchanges. Not stable.
+// lanes (all WARPS warps) call together; every block of 2^BITS items holds a bitonic sequence
+// under cmp; the caller orders its own earlier stores before the call and its later loads
+// after it (__syncwarp; __syncthreads for WARPS > 1). Cost: per lane, windows x ITEMS / (32
+// WARPS) loads and as many stores, and BITS x ITEMS / (64 WARPS) compare-exchanges, for the
+// whole buffer. Not stable.
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
@@ -135,11 +136,16 @@ struct bitonic_buffer<detail::no_value, M, ITEMS> {
 
 // Sorts every block of 2^BITS items (values moving with their keys): the whole buffer
 // ascending under cmp by default, else block b ascending for even b, descending for odd b.
-template <int M, int ITEMS, int BITS = detail::log2_exact(ITEMS), class Key, class Value,
-          class Compare>
+// The groups [first_group, first_group + group_count) of 32 M items are merged: a slice of
+// the buffer (whole blocks of it) that one warp owns, or, with WARPS > 1, the WARPS warps of
+// the block (all calling together, warp w taking groups w, w + WARPS, ...) merge them with
+// __syncthreads between windows instead of __syncwarp.
+template <int M, int ITEMS, int BITS = detail::log2_exact(ITEMS), int WARPS = 1, class Key,
+          class Value, class Compare>
 __device__ __forceinline__ void shared_bitonic_merge(bitonic_buffer<Key, M, ITEMS>& keys,
                                                      bitonic_buffer<Value, M, ITEMS>& values,
-                                                     Compare cmp) {
+                                                     Compare cmp, int first_group = 0,
+                                                     int group_count = bitonic_windows<M, ITEMS>::groups) {
   using windows = bitonic_windows<M, ITEMS>;
   constexpr bool whole = BITS == windows::index_bits;
   // A block's direction bit must lie outside every window's lanes (which take index bits
@@ -147,11 +153,13 @@ __device__ __forceinline__ void shared_bitonic_merge(bitonic_buffer<Key, M, ITEM
   static_assert(whole || (BITS >= windows::register_bits + 5 && BITS < windows::index_bits),
                 "blocks of at least 32*M items, smaller than the buffer");
   const int lane = threadIdx.x % 32;
+  const int warp = WARPS > 1 ? static_cast<int>(threadIdx.x / 32 % WARPS) : 0;
 #pragma unroll
   for (int j = windows::count(BITS) - 1; j >= 0; --j) {
-    __syncwarp();
+    if constexpr (WARPS > 1) __syncthreads();
+    else __syncwarp();
 #pragma unroll 1
-    for (int g = 0; g < windows::groups; ++g) {
+    for (int g = first_group + warp; g < first_group + group_count; g += WARPS) {
       const int outer = windows::outer_part(j, BITS, lane, g);
       const bool descending = !whole && (outer >> BITS & 1);
       // slot() is linear over XOR and the parts have no bit in common.
