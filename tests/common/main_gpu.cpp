@@ -1,5 +1,8 @@
-// Runner for GPU tests: without a usable CUDA device it reports the whole binary skipped
-// (exit 77, ctest's SKIP_RETURN_CODE) instead of passing with nothing run.
+// Runner for GPU tests: without a usable CUDA device, or when a case found it cannot run here
+// (skip.hpp), it reports the whole binary skipped (exit 77, ctest's SKIP_RETURN_CODE)
+// instead of passing with nothing checked.
+#include "skip.hpp"
+
 #if __has_include(<catch2/catch_session.hpp>)
 #include <catch2/catch_session.hpp>
 #else
@@ -11,6 +14,11 @@
 
 #include <cstdio>
 
+std::string& gpusort_test::skipped_because() {
+  static std::string reason;
+  return reason;
+}
+
 int main(int argc, char** argv) {
   int devices = 0;
   const cudaError_t status = cudaGetDeviceCount(&devices);
@@ -18,5 +26,10 @@ int main(int argc, char** argv) {
     std::printf("SKIPPED: no CUDA device (%s)\n", cudaGetErrorString(status));
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  const int failed = Catch::Session().run(argc, argv);
+  if (failed == 0 && !gpusort_test::skipped_because().empty()) {
+    std::printf("SKIPPED: %s\n", gpusort_test::skipped_because().c_str());
+    return 77;
+  }
+  return failed;
 }

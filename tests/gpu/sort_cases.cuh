@@ -9,11 +9,13 @@
 #include "common/device_buffer.cuh"
 #include "common/distributions.cuh"
 #include "common/key_types.cuh"
+#include "common/skip.hpp"
 #include "common/verify.cuh"
 
 #include <gpusort/gpusort.cuh>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace gpusort_test {
@@ -144,7 +146,7 @@ void check_more_than_2_31_keys(const Policy& policy) {
   REQUIRE(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);
   const std::int64_t n = (std::int64_t(1) << 31) + 4097;
   if (free_bytes < 7 * static_cast<std::size_t>(n) * sizeof(std::uint32_t)) {
-    WARN("skipped: " << free_bytes / (1 << 20) << " MiB free is too little for 2^31 + 4097 keys");
+    skip_case(std::to_string(free_bytes >> 20) + " MiB free is too little for 2^31 + 4097 keys");
     return;
   }
   check_sort<Policy, std::uint32_t, gpusort::detail::no_value>(
