@@ -31,6 +31,20 @@ TEST_CASE("merge: pairs are stable on every distribution", "[merge]") {
   check_sort<gpusort::policy::merge, key16, value16>(merge_policy, {dist, n}, key16_less{}, true);
 }
 
+// Keys with an order word (integers of at most 32 bits under less / greater, float under
+// total_less) carry their ranks packed into one 64-bit word (detail::rank_codec).
+TEST_CASE("merge: pairs whose keys pack with their ranks stay stable", "[merge]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
+                             distribution::few_distinct_17, distribution::all_equal,
+                             distribution::sorted, distribution::reverse_sorted);
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(65537),
+                                  std::int64_t(999983));
+  const sort_case c{dist, n, /*special_floats=*/true};
+  check_sort<gpusort::policy::merge, std::int32_t, std::uint32_t>(merge_policy, c, gpusort::less{}, true);
+  check_sort<gpusort::policy::merge, std::int32_t, std::uint32_t>(merge_policy, c, gpusort::greater{}, true);
+  check_sort<gpusort::policy::merge, float, std::uint32_t>(merge_policy, c, gpusort::total_less{}, true);
+}
+
 TEST_CASE("merge: every key type and comparator", "[merge]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
                              distribution::reverse_sorted);

@@ -1,8 +1,10 @@
-// Host tests of compare.cuh (less, greater, total_less) and of detail::valid_first.
+// Host tests of compare.cuh (less, greater, total_less), of detail::valid_first and of the
+// merge sort's packed ranks (detail::order_word, detail::rank_codec).
 #include "common/catch.hpp"
 
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/ragged.cuh>
+#include <gpusort/detail/ranked.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -333,4 +335,91 @@ TEST_CASE("valid_first puts every invalid item after all valid ones", "[compare]
     REQUIRE(vf(neg_nan_valid, nan_valid));
     REQUIRE(!vf(nan_valid, neg_nan_valid));
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// detail::order_word and detail::rank_codec: the packed (key, rank) words of the merge sort
+
+namespace {
+
+// Every key of `keys` against every other: the order word keeps cmp's order exactly and
+// gives the key back; packed (key, rank) words order as rank_tiebreak does, absent last.
+template <class Key, class Compare>
+void check_order_word(const std::vector<Key>& keys, Compare cmp) {
+  using word = gpusort::detail::order_word<Key, Compare>;
+  using codec = gpusort::detail::rank_codec<Key, Compare>;
+  static_assert(word::exists, "a key type with an order word");
+  const gpusort::detail::rank_tiebreak<Compare> tiebreak{cmp};
+  const auto wordless = codec::compare(cmp);
+  const int ranks[] = {gpusort::detail::absent_rank, 0, 1, 4095, 1 << 30};
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const Key a = keys[i];
+    CAPTURE(i);
+    const Key back = word::decode(word::encode(a));
+    REQUIRE(std::memcmp(&back, &a, sizeof(Key)) == 0);
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+      const Key b = keys[j];
+      CAPTURE(j);
+      REQUIRE(cmp(a, b) == (word::encode(a) < word::encode(b)));
+      for (int ra : ranks) {
+        for (int rb : ranks) {
+          if (ra == rb && ra >= 0) continue;  // one rank, one item
+          const bool expected = tiebreak(gpusort::detail::ranked<Key>{a, ra},
+                                         gpusort::detail::ranked<Key>{b, rb});
+          REQUIRE(wordless(codec::make(a, ra), codec::make(b, rb)) == expected);
+        }
+      }
+    }
+  }
+}
+
+template <class Key>
+std::vector<Key> integer_keys(std::uint64_t seed) {
+  std::vector<Key> keys = {std::numeric_limits<Key>::min(), std::numeric_limits<Key>::max(),
+                           Key(0), Key(1), Key(std::numeric_limits<Key>::max() - 1)};
+  if (std::numeric_limits<Key>::is_signed) keys.push_back(Key(-1));
+  std::mt19937_64 rng(seed);
+  for (int k = 0; k < 40; ++k) keys.push_back(static_cast<Key>(rng()));
+  return keys;
+}
+
+template <class F, class U, std::size_t N>
+std::vector<F> float_keys(const U (&order)[N], std::uint64_t seed) {
+  std::vector<F> keys;
+  for (U bits : order) keys.push_back(from_bits<F>(bits));
+  std::mt19937_64 rng(seed);
+  for (int k = 0; k < 30; ++k) keys.push_back(from_bits<F>(U(rng())));
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("order_word: integers of at most 32 bits under less and greater", "[compare][ranked]") {
+  check_order_word(integer_keys<std::int32_t>(11), gpusort::less{});
+  check_order_word(integer_keys<std::int32_t>(12), gpusort::greater{});
+  check_order_word(integer_keys<std::uint32_t>(13), gpusort::less{});
+  check_order_word(integer_keys<std::uint32_t>(14), gpusort::greater{});
+  check_order_word(integer_keys<std::int16_t>(15), gpusort::less{});
+  check_order_word(integer_keys<std::uint16_t>(16), gpusort::greater{});
+  check_order_word(integer_keys<std::int8_t>(17), gpusort::greater{});
+  check_order_word(integer_keys<std::uint8_t>(18), gpusort::less{});
+  check_order_word(std::vector<char>{'a', '\0', char(-3), 'z'}, gpusort::less{});
+}
+
+TEST_CASE("order_word: 32- and 16-bit floating point under total_less", "[compare][ranked]") {
+  check_order_word(float_keys<float>(float_order, 21), gpusort::total_less{});
+  check_order_word(float_keys<__half>(half_order, 22), gpusort::total_less{});
+  check_order_word(float_keys<__nv_bfloat16>(bfloat16_order, 23), gpusort::total_less{});
+}
+
+TEST_CASE("order_word: none where the comparator or the width does not allow one", "[compare][ranked]") {
+  using gpusort::detail::order_word;
+  STATIC_REQUIRE(!order_word<std::uint64_t, gpusort::less>::exists);      // 64 bits: no room for a rank
+  STATIC_REQUIRE(!order_word<float, gpusort::less>::exists);              // -0 and +0 tie, unlike their bits
+  STATIC_REQUIRE(!order_word<double, gpusort::total_less>::exists);
+  STATIC_REQUIRE(!order_word<std::uint32_t, gpusort::total_less>::exists);
+  STATIC_REQUIRE(std::is_same<gpusort::detail::rank_codec<std::uint64_t, gpusort::less>::item,
+                              gpusort::detail::ranked<std::uint64_t>>::value);
+  STATIC_REQUIRE(std::is_same<gpusort::detail::rank_codec<std::int32_t, gpusort::greater>::item,
+                              std::uint64_t>::value);
 }

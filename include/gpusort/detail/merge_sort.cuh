@@ -78,10 +78,14 @@ struct merge_sort_shape {
   static_assert(tile >= tuning::sort_tile, "a merge tile may span at most two sort tiles");
 };
 
+// What the networks sort: keys, or keys with their ranks (rank_codec) where ties need them.
+template <bool RANKED, class Key, class Compare>
+using merge_network_item = std::conditional_t<RANKED, typename rank_codec<Key, Compare>::item, Key>;
+
 // Shared memory of merge_sort_tile.
-template <int THREADS, int ITEMS, bool RANKED, class Key, class Value>
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
 union merge_tile_sort_storage {
-  using item = std::conditional_t<RANKED, ranked<Key>, Key>;
+  using item = merge_network_item<RANKED, Key, Compare>;
   block::bitonic_sort_storage<item, Value, THREADS, ITEMS> network;
   block::tile_buffer<THREADS, ITEMS, Key> keys;
   block::tile_buffer<THREADS, ITEMS, Value> values;
@@ -94,21 +98,22 @@ template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Com
 __device__ __forceinline__ void merge_sort_tile(
     const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
     std::int64_t offset, int valid, Compare cmp,
-    merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value>& shared) {
+    merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value, Compare>& shared) {
   Key keys[ITEMS];
   Value values[ITEMS];
   block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
   block::load_blocked<THREADS>(values_in + offset, values, valid, shared.values);
   if constexpr (RANKED) {
-    ranked<Key> items[ITEMS];
+    using codec = rank_codec<Key, Compare>;
+    typename codec::item items[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int position = static_cast<int>(threadIdx.x) * ITEMS + r;
-      items[r] = {keys[r], position < valid ? position : absent_rank};
+      items[r] = codec::make(keys[r], position < valid ? position : absent_rank);
     }
-    block::bitonic_sort<THREADS>(items, values, rank_tiebreak<Compare>{cmp}, shared.network);
+    block::bitonic_sort<THREADS>(items, values, codec::compare(cmp), shared.network);
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) keys[r] = items[r].key;
+    for (int r = 0; r < ITEMS; ++r) keys[r] = codec::key(items[r]);
   } else {
     block::bitonic_sort_identical_ties<THREADS>(keys, valid, cmp, shared.network);
   }
@@ -121,7 +126,7 @@ __global__ void __launch_bounds__(THREADS)
     merge_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                            Value* values_out, std::int64_t n, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
-  __shared__ merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value> shared;
+  __shared__ merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value, Compare> shared;
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * tile;
   merge_sort_tile<THREADS, ITEMS, RANKED>(keys_in, values_in, keys_out, values_out, offset,
                                           static_cast<int>(n - offset < tile ? n - offset : tile),
@@ -257,7 +262,8 @@ __device__ __forceinline__ void merge_pass_tile(
   const Key& a_top = shared_keys[taken_a > 0 ? a_first + taken_a - 1 : 0];
   const Key& b_top = shared_keys[taken_b > 0 ? a_count + b_first + taken_b - 1 : 0];
   const Key padding = taken_a == 0 ? b_top : (taken_b == 0 || !cmp(a_top, b_top)) ? a_top : b_top;
-  std::conditional_t<RANKED, ranked<Key>, Key> items[ITEMS];
+  using codec = rank_codec<Key, Compare>;
+  merge_network_item<RANKED, Key, Compare> items[ITEMS];
   Value values[ITEMS];
 #pragma unroll
   for (int r = 0; r < ITEMS; ++r) {
@@ -266,14 +272,14 @@ __device__ __forceinline__ void merge_pass_tile(
     const int from = from_a ? a_first + r : a_count + b_first + (ITEMS - 1 - r);
     const Key key = from_a || from_b ? shared_keys[from] : padding;
     if constexpr (RANKED) {
-      items[r] = {key, from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank};
+      items[r] = codec::make(key, from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank);
     } else {
       items[r] = key;
     }
     if constexpr (has_values<Value>) values[r] = shared_values[from_a || from_b ? from : 0];
   }
   if constexpr (RANKED) {
-    thread::half_cleaner(items, values, rank_tiebreak<Compare>{cmp}, ITEMS / 2);
+    thread::half_cleaner(items, values, codec::compare(cmp), ITEMS / 2);
   } else {
     thread::half_cleaner(items, values, cmp, ITEMS / 2);
   }
@@ -282,7 +288,7 @@ __device__ __forceinline__ void merge_pass_tile(
   for (int r = 0; r < ITEMS; ++r) {
     if (first + r < last) {
       if constexpr (RANKED) {
-        shared_keys[first + r] = items[r].key;
+        shared_keys[first + r] = codec::key(items[r]);
       } else {
         shared_keys[first + r] = items[r];
       }
@@ -371,7 +377,7 @@ __global__ void __launch_bounds__(THREADS)
   constexpr int sort_tile = THREADS * SORT_ITEMS;
   constexpr int merge_tile = THREADS * MERGE_ITEMS;
   __shared__ union {
-    merge_tile_sort_storage<THREADS, SORT_ITEMS, RANKED, Key, Value> sort;
+    merge_tile_sort_storage<THREADS, SORT_ITEMS, RANKED, Key, Value, Compare> sort;
     merge_pass_storage<THREADS, MERGE_ITEMS, Key, Value> pass;
   } shared;
   auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,

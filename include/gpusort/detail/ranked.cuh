@@ -6,11 +6,16 @@
 // would produce. The rank lives in registers and shared memory only, never in the arrays.
 // A negative rank marks an empty slot of a partly filled tile: it sorts after every item
 // whatever its key (a copy of a real one), so no sentinel key is needed.
+// Keys that map one-to-one and in order onto 32-bit words (order_word) carry their rank in
+// the low half of one 64-bit word instead (rank_codec): the networks then compare one
+// unsigned word instead of two keys and two ranks, and move two registers instead of three.
 #pragma once
 
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/no_value.cuh>
 
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace gpusort {
@@ -52,6 +57,74 @@ struct ties_are_identical
 // A stable sort of these items needs ranks unless values ride along or ties are identical.
 template <class Key, class Value, class Compare>
 constexpr bool needs_ranks = !std::is_same<Value, no_value>::value || !ties_are_identical<Key, Compare>::value;
+
+// An order-preserving bijection of Key onto 32-bit words under Compare, where one exists:
+// cmp(a, b) == (encode(a) < encode(b)) and decode(encode(k)) == k. Integers of at most 32 bits
+// under less (signed ones with the sign bit flipped) or greater (all bits flipped), and
+// 32- and 16-bit floating point under total_less (total_order_key).
+template <class Key, class Compare, class = void>
+struct order_word {
+  static constexpr bool exists = false;
+};
+
+template <class Key, class Compare>
+struct order_word<Key, Compare,
+                  std::enable_if_t<std::is_integral<Key>::value && sizeof(Key) <= 4 &&
+                                   (std::is_same<Compare, less>::value ||
+                                    std::is_same<Compare, greater>::value)>> {
+  static constexpr bool exists = true;
+  static constexpr std::uint32_t sign = std::is_signed<Key>::value ? 0x80000000u : 0u;
+  static constexpr std::uint32_t flip = std::is_same<Compare, greater>::value ? ~0u : 0u;
+  // Through 32 bits, so that a narrower signed key is sign-extended first.
+  using wide = std::conditional_t<std::is_signed<Key>::value, std::int32_t, std::uint32_t>;
+  __host__ __device__ static std::uint32_t encode(Key key) {
+    return static_cast<std::uint32_t>(static_cast<wide>(key)) ^ sign ^ flip;
+  }
+  __host__ __device__ static Key decode(std::uint32_t word) {
+    return static_cast<Key>(static_cast<wide>(word ^ flip ^ sign));
+  }
+};
+
+template <class Key>
+struct order_word<Key, total_less,
+                  std::enable_if_t<(std::is_same<Key, float>::value || std::is_same<Key, __half>::value ||
+                                    std::is_same<Key, __nv_bfloat16>::value)>> {
+  static constexpr bool exists = true;
+  using bits = typename float_bits<Key>::type;
+  __host__ __device__ static std::uint32_t encode(const Key& key) { return total_order_key(key); }
+  __host__ __device__ static Key decode(std::uint32_t word) {
+    constexpr bits sign = bits(bits(1) << (8 * sizeof(bits) - 1));
+    const bits ordered = static_cast<bits>(word);
+    const bits raw = (ordered & sign) ? bits(ordered & bits(~sign)) : bits(~ordered);
+    Key key;
+    std::memcpy(&key, &raw, sizeof(Key));
+    return key;
+  }
+};
+
+// How a network carries (key, rank) items and compares them: ranked<Key> under
+// rank_tiebreak in general; one 64-bit word, order word above rank, under plain less where
+// the key has an order word (an absent slot is the largest word: after every real item,
+// whose rank is below 2^31).
+template <class Key, class Compare, bool PACKED = order_word<Key, Compare>::exists>
+struct rank_codec {
+  using item = ranked<Key>;
+  __host__ __device__ static item make(const Key& key, int rank) { return {key, rank}; }
+  __host__ __device__ static Key key(const item& i) { return i.key; }
+  __host__ __device__ static rank_tiebreak<Compare> compare(Compare cmp) { return {cmp}; }
+};
+
+template <class Key, class Compare>
+struct rank_codec<Key, Compare, true> {
+  using item = std::uint64_t;
+  using word = order_word<Key, Compare>;
+  __host__ __device__ static item make(const Key& key, int rank) {
+    return rank < 0 ? ~item(0)
+                    : item(word::encode(key)) << 32 | static_cast<std::uint32_t>(rank);
+  }
+  __host__ __device__ static Key key(item i) { return word::decode(static_cast<std::uint32_t>(i >> 32)); }
+  __host__ __device__ static less compare(Compare) { return {}; }
+};
 
 }  // namespace detail
 }  // namespace gpusort
