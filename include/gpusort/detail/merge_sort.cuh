@@ -2,8 +2,9 @@
 // networks (Satish et al., "Fast Sort on CPUs and GPUs", GPU merge sort).
 //
 // 1. Tile sort: each block sorts a tile with block::bitonic_sort, keys ranked by their
-//    index so that equal keys keep their order (unless ties are invisible: keys-only with
-//    ties_are_identical, detail/ranked.cuh).
+//    index so that equal keys keep their order (detail/ranked.cuh). Keys alone whose ties
+//    are invisible (ties_are_identical) need no stable first step: large inputs start from
+//    warpsort's longer step-1 runs instead (detail/warp_runs.cuh).
 // 2. Merge passes: runs of length L become runs of 2L. merge_path splits every pair of
 //    runs into pieces of exactly one merge tile of output, so every block does the same work
 //    whatever the data; the block stages its pieces of both runs in shared memory, and
@@ -30,6 +31,7 @@
 #include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/sorting_network.cuh>
@@ -77,6 +79,12 @@ struct merge_sort_shape {
   static constexpr int tile = threads * items;
   static_assert(tile >= tuning::sort_tile, "a merge tile may span at most two sort tiles");
 };
+
+// From this many items on, keys whose ties are identical start from warpsort's step-1 runs
+// (detail/warp_runs.cuh: 16K u32 keys a run, 4x the tile, two merge passes fewer; u32 2^24
+// and 2^28 8-10 % faster, H100, bench/RESULTS.md run 25). Below it those longer runs are too
+// few to fill the device (u32 2^16 0.049 -> 0.080 ms, 2^20 0.100 -> 0.126 ms).
+constexpr std::int64_t merge_warp_runs_from = std::int64_t(1) << 23;
 
 // What the networks sort: keys, or keys with their ranks (rank_codec) where ties need them.
 template <bool RANKED, class Key, class Compare>
@@ -484,9 +492,8 @@ struct algorithm<policy::merge> {
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);
     std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 2);
 
-    // One tile: the passes' shape, 256 threads on a tile no larger than needed, sorts it
-    // sooner than the tile-sort shape, which would pad it (u64 at 2^10 on the H100: 0.032
-    // ms in a padded 4K tile, 0.018 in a 2K one).
+    // One tile: one block in the passes' shape, no larger than needed (u64 at 2^10 on the
+    // H100: 0.032 ms in a padded 4K tile, 0.018 in a 2K one).
     if (n <= tuning::sort_tile) {
       merge_tile_sort_kernel<tuning::threads, tuning::sort_items, ranked_items>
           <<<1, tuning::threads, 0, stream>>>(keys, values, keys, values, n, cmp);
@@ -497,13 +504,24 @@ struct algorithm<policy::merge> {
           launch_merge_single(keys, values, scratch_keys, scratch_values, n, cmp, stream);
       if (e != cudaErrorNotSupported) return e;
     }
+    // Keys whose ties are identical need no stable first step: from merge_warp_runs_from
+    // items they start from warp runs; ranked items sort tiles with their ranks.
+    using warp_runs = warp_run_tuning<Key, Value>;
+    static_assert(tuning::merge_tile <= 2 * warp_runs::run, "a merge tile spans at most two runs");
+    const bool from_warp_runs = !ranked_items && n >= merge_warp_runs_from;
+    const std::int64_t first_run = from_warp_runs ? warp_runs::run : shape::tile;
     auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
-                                                     doubling_passes(n, shape::tile));
-    merge_tile_sort_kernel<shape::threads, shape::items, ranked_items>
-        <<<static_cast<unsigned>((n + shape::tile - 1) / shape::tile), shape::threads, 0,
-           stream>>>(keys, values, buffers.keys, buffers.values, n, cmp);
-    if (cudaError_t e = cudaPeekAtLastError()) return e;
-    for (std::int64_t run = shape::tile; run < n; run *= 2) {
+                                                     doubling_passes(n, first_run));
+    if (from_warp_runs) {
+      if (cudaError_t e = sort_warp_runs(keys, values, buffers.keys, buffers.values, n, cmp, stream))
+        return e;
+    } else {
+      merge_tile_sort_kernel<shape::threads, shape::items, ranked_items>
+          <<<static_cast<unsigned>((n + shape::tile - 1) / shape::tile), shape::threads, 0,
+             stream>>>(keys, values, buffers.keys, buffers.values, n, cmp);
+      if (cudaError_t e = cudaPeekAtLastError()) return e;
+    }
+    for (std::int64_t run = first_run; run < n; run *= 2) {
       if (cudaError_t e = launch_merge_pass(buffers.keys, buffers.values, buffers.keys,
                                             buffers.values, buffers.other_keys,
                                             buffers.other_values, equal_runs{run, n}, n, splits,

@@ -41,6 +41,7 @@
 #include <gpusort/detail/ragged.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/device/bucket_offsets.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/merge_path.cuh>
@@ -58,34 +59,11 @@
 namespace gpusort {
 namespace detail {
 
-constexpr int warpsort_pow2_floor(std::size_t x) {
-  return x < 2 ? 1 : 2 * warpsort_pow2_floor(x / 2);
-}
-constexpr int warpsort_clamp(int x, int lo, int hi) { return x < lo ? lo : x > hi ? hi : x; }
 
 template <class Key, class Value>
-struct warpsort_tuning {
-  static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
-  // Step 1: items per lane. 32 per lane was the fastest register shape for 4-byte keys
-  // (bench/RESULTS.md, block sort); a lane's items stay within 128 bytes so that keys,
-  // values and the network's temporaries fit in registers. At least 4: the paper's 128
-  // items per warp, the least that keeps all 32 lanes on distinct compare-exchanges.
-  static constexpr int sort_items = warpsort_clamp(warpsort_pow2_floor(128 / item_bytes), 4, 32);
-  static constexpr int chunk = 32 * sort_items;
-  // Step 1's runs: a warp sorts run_chunks chunks and merges them in a buffer of about
-  // run_bytes of its shared memory before writing the run; each doubling is a pass of step 2
-  // fewer. Two warps a block keep the buffers, and one ragged run's tagged buffer, within a
-  // block's static shared memory.
-  static constexpr std::size_t run_bytes = 16384;
-  static constexpr int run_chunks = warpsort_clamp(
-      warpsort_pow2_floor(run_bytes / (chunk * (warp::bitonic_buffer_words<Key> + warp::bitonic_buffer_words<Value>) * 4)), 1, 8);
-  static constexpr int warp_run = chunk * run_chunks;
-  // The warps of a block then merge their runs together (barriers between the merge's
-  // windows): runs of run_warps warp runs, each doubling a pass of step 2 fewer again while
-  // every warp keeps 16 KB. Measured (bench/RESULTS.md run 24, H100): 2 warps 3-5 % and 4
-  // warps 6-8 % faster than runs of one warp from 2^20 (u32 2^28 15.52 -> 14.57 ms).
-  static constexpr int run_warps = 4;
-  static constexpr int run = warp_run * run_warps;
+struct warpsort_tuning : warp_run_tuning<Key, Value> {
+  using runs = warp_run_tuning<Key, Value>;
+  using runs::item_bytes, runs::sort_items, runs::chunk, runs::warp_run, runs::run_warps, runs::run;
   // Independent warps per block: no barrier ties them, so the block is only a launch unit.
   static constexpr int warps_per_block = 4;
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
@@ -128,134 +106,6 @@ enum class warpsort_step1 { warp_bitonic, block_bitonic };
 enum class warpsort_step2 { bitonic_merge, rank_merge };
 
 // ---- step 1 -------------------------------------------------------------------------------
-
-// A block's step-1 run of RUN items in its shared memory (Item: Key, or maybe<Key> for the
-// array's last, ragged run).
-template <class Item, class Value, int ITEMS, int RUN>
-struct warpsort_run_storage {
-  warp::bitonic_buffer<Item, ITEMS, RUN> keys;
-  warp::bitonic_buffer<Value, ITEMS, RUN> values;
-};
-
-// Merges of blocks of 2^BITS, 2^(BITS+1), ... items up to 2^LAST_BITS: by one warp within its
-// groups (WARPS 1), or by the block's WARPS warps together.
-template <int ITEMS, int RUN, int BITS, int LAST_BITS, int WARPS, class Item, class Value,
-          class Compare>
-__device__ __forceinline__ void warpsort_merge_chunks(warpsort_run_storage<Item, Value, ITEMS, RUN>& s,
-                                                      Compare cmp, int first_group,
-                                                      int group_count) {
-  if constexpr (BITS <= LAST_BITS) {
-    warp::shared_bitonic_merge<ITEMS, RUN, BITS, WARPS>(s.keys, s.values, cmp, first_group,
-                                                        group_count);
-    warpsort_merge_chunks<ITEMS, RUN, BITS + 1, LAST_BITS, WARPS>(s, cmp, first_group,
-                                                                 group_count);
-  }
-}
-
-// The block sorts its run of `valid` (<= WARPS * WARP_RUN) items. Each warp takes WARP_RUN
-// of them: WARP_RUN / (32*ITEMS) chunks, each sorted in registers (warp::bitonic_sort) and
-// stored into the warp's part of the shared buffer, odd chunks reversed (a pair then is
-// bitonic), then merged there by the warp alone (warp::shared_bitonic_merge, no barrier);
-// the warps' runs, alternately ascending and descending, are then merged by the whole
-// block. Each merge is a pass over device memory that step 2 does not make. The buffer also
-// stages the coalesced loads (lane i reads item i of each row of 32) for the chunks'
-// blocked layout. RAGGED (the array's last run only) tags the slots past `valid` invalid
-// (maybe / valid_first: after every real item, no sentinel key), in an instantiation of its
-// own so that full runs do not carry the tags.
-template <int ITEMS, int WARP_RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare,
-          class Item>
-__device__ __forceinline__ void warpsort_sort_run(const Key* keys_in, const Value* values_in,
-                                                  Key* keys_out, Value* values_out, int valid,
-                                                  Compare cmp,
-                                                  warpsort_run_storage<Item, Value, ITEMS, WARPS * WARP_RUN>& s) {
-  constexpr int chunk = 32 * ITEMS;
-  constexpr int run = WARPS * WARP_RUN;
-  const int lane = threadIdx.x % 32;
-  const int base = static_cast<int>(threadIdx.x / 32) * WARP_RUN;  // this warp's part
-  const int warp_valid = valid - base < 0 ? 0 : valid - base < WARP_RUN ? valid - base : WARP_RUN;
-  const auto item_cmp = [&] {
-    if constexpr (RAGGED) return valid_first<Compare>{cmp};
-    else return cmp;
-  }();
-#pragma unroll 1
-  for (int c = 0; c < WARP_RUN / chunk; ++c) {
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const int i = c * chunk + r * 32 + lane;
-      const bool real = !RAGGED || i < warp_valid;
-      if constexpr (RAGGED) s.keys.store(base + i, Item{keys_in[real ? base + i : 0], real});
-      else s.keys.store(base + i, keys_in[base + i]);
-      if constexpr (has_values<Value>)
-        if (real) s.values.store(base + i, values_in[base + i]);
-    }
-    // A chunk past the end holds only tags, which tie with each other: sorted as it is.
-    if (RAGGED && c * chunk >= warp_valid) continue;
-    __syncwarp();
-    Item keys[ITEMS];
-    Value values[ITEMS];
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      keys[r] = s.keys.load(base + c * chunk + lane * ITEMS + r);
-      values[r] = s.values.load(base + c * chunk + lane * ITEMS + r);
-    }
-    warp::bitonic_sort<ITEMS>(keys, values, item_cmp);
-    __syncwarp();  // every lane has read the chunk: odd chunks overwrite other lanes' items
-    // Odd chunks go in descending: index bits XOR chunk - 1 (linear, so still conflict-free).
-    const int reversed = c % 2 == 1 ? chunk - 1 : 0;
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      const int i = base + c * chunk + ((lane * ITEMS + r) ^ reversed);
-      s.keys.store(i, keys[r]);
-      s.values.store(i, values[r]);
-    }
-  }
-  constexpr int group = 32 * ITEMS;  // the merges' groups: the warp's part is whole groups
-  warpsort_merge_chunks<ITEMS, run, log2_exact(2 * chunk), log2_exact(WARP_RUN), 1>(
-      s, item_cmp, base / group, WARP_RUN / group);  // syncs first
-  warpsort_merge_chunks<ITEMS, run, log2_exact(2 * WARP_RUN), log2_exact(run), WARPS>(
-      s, item_cmp, 0, run / group);
-  if constexpr (WARPS > 1) __syncthreads();
-  else __syncwarp();
-  for (int i = lane; i < warp_valid; i += 32) {
-    if constexpr (RAGGED) keys_out[base + i] = s.keys.load(base + i).key;
-    else keys_out[base + i] = s.keys.load(base + i);
-    if constexpr (has_values<Value>) values_out[base + i] = s.values.load(base + i);
-  }
-}
-
-// Runs of WARPS * WARP_RUN items [first_run, ...) of n items, one a block; RAGGED: the one
-// partial run at first_run.
-template <int ITEMS, int WARP_RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(32 * WARPS)
-    warpsort_run_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
-                        Value* values_out, std::int64_t n, std::int64_t first_run, Compare cmp) {
-  using item = std::conditional_t<RAGGED, maybe<Key>, Key>;
-  constexpr int run = WARPS * WARP_RUN;
-  extern __shared__ __align__(16) unsigned char warpsort_run_shared[];
-  auto& storage =
-      *reinterpret_cast<warpsort_run_storage<item, Value, ITEMS, run>*>(warpsort_run_shared);
-  const std::int64_t offset = (first_run + static_cast<std::int64_t>(blockIdx.x)) * run;
-  const int valid = static_cast<int>(n - offset < run ? n - offset : run);
-  warpsort_sort_run<ITEMS, WARP_RUN, WARPS, RAGGED>(
-      keys_in + offset, has_values<Value> ? values_in + offset : values_in, keys_out + offset,
-      has_values<Value> ? values_out + offset : values_out, valid, cmp, storage);
-}
-
-// Launches run_kernel on `blocks` runs from first_run (its shared memory is dynamic: a
-// block's run may pass the static limit).
-template <int ITEMS, int WARP_RUN, int WARPS, bool RAGGED, class Key, class Value, class Compare>
-cudaError_t warpsort_launch_runs(const Key* keys_in, const Value* values_in, Key* keys_out,
-                                 Value* values_out, std::int64_t n, std::int64_t first_run,
-                                 std::int64_t blocks, Compare cmp, cudaStream_t stream) {
-  using item = std::conditional_t<RAGGED, maybe<Key>, Key>;
-  constexpr std::size_t bytes = sizeof(warpsort_run_storage<item, Value, ITEMS, WARPS * WARP_RUN>);
-  static_assert(bytes <= 160 * 1024, "a step-1 run fits a block's shared memory on an A100 or H100");
-  const auto kernel = warpsort_run_kernel<ITEMS, WARP_RUN, WARPS, RAGGED, Key, Value, Compare>;
-  if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
-  kernel<<<static_cast<unsigned>(blocks), 32 * WARPS, bytes, stream>>>(
-      keys_in, values_in, keys_out, values_out, n, first_run, cmp);
-  return cudaPeekAtLastError();
-}
 
 // The step-1 study's alternative (Fig. 11): the same runs, each sorted by a block with
 // barriers (block::bitonic_sort, THREADS x ITEMS = the run), its tile in dynamic shared
@@ -674,29 +524,7 @@ cudaError_t warpsort_step1_launch(const Key* keys_in, const Value* values_in, Ke
     kernel<<<static_cast<unsigned>(runs), block_threads, bytes, stream>>>(keys_in, values_in,
                                                                          keys_out, values_out, n, cmp);
   } else {
-    const std::int64_t full = n / tuning::run;
-    constexpr int items = tuning::sort_items, warps = tuning::run_warps;
-    cudaError_t e = cudaSuccess;
-    if (full > 0)
-      e = warpsort_launch_runs<items, tuning::warp_run, warps, false>(
-          keys_in, values_in, keys_out, values_out, full * tuning::run, 0, full, cmp, stream);
-    if (e == cudaSuccess && full < runs) {
-      // The ragged last run, sorted by as little as holds it: a remainder that fits one chunk
-      // by one warp without merges (2^10 u32 keys: 0.046 ms instead of 0.11 ms, H100), one
-      // that fits a warp's run by one warp.
-      const std::int64_t remainder = n - full * tuning::run;
-      if (remainder <= tuning::chunk)
-        e = warpsort_launch_runs<items, tuning::chunk, 1, true>(
-            keys_in, values_in, keys_out, values_out, n, full * (tuning::run / tuning::chunk), 1,
-            cmp, stream);
-      else if (remainder <= tuning::warp_run)
-        e = warpsort_launch_runs<items, tuning::warp_run, 1, true>(
-            keys_in, values_in, keys_out, values_out, n, full * warps, 1, cmp, stream);
-      else
-        e = warpsort_launch_runs<items, tuning::warp_run, warps, true>(
-            keys_in, values_in, keys_out, values_out, n, full, 1, cmp, stream);
-    }
-    return e;
+    return sort_warp_runs(keys_in, values_in, keys_out, values_out, n, cmp, stream);
   }
   return cudaPeekAtLastError();
 }
