@@ -67,10 +67,10 @@ TEST_CASE("merge: 2^24 keys on every distribution", "[merge][large]") {
                                                               gpusort::less{}, false);
 }
 
-// From 2^23 keys whose ties are identical start from warp runs (merge_warp_runs_from): a
-// short last run padded (longer than a warp's run), one sorted by a warp, one of a chunk;
-// and the sizes on both sides of the switch.
-TEST_CASE("merge: keys from warp runs, the last one short", "[merge][large]") {
+// From 2^23 items keys whose ties are identical, and pairs whose keys pack with their ranks,
+// start from warp runs (merge_warp_runs_from): a short last run padded (keys) or tagged
+// (pairs), sorted by a block, by a warp or as one chunk; pairs stay stable.
+TEST_CASE("merge: keys and pairs from warp runs, the last one short", "[merge][large]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2, distribution::reverse_sorted);
   const std::int64_t n = GENERATE((std::int64_t(1) << 23) - 1, (std::int64_t(1) << 23) + 12345,
                                   (std::int64_t(1) << 23) + 4000, (std::int64_t(1) << 23) + 700);
@@ -78,6 +78,9 @@ TEST_CASE("merge: keys from warp runs, the last one short", "[merge][large]") {
   check_sort<gpusort::policy::merge, std::int32_t, no_value>(merge_policy, {dist, n}, gpusort::greater{}, false);
   check_sort<gpusort::policy::merge, std::uint64_t, no_value>(merge_policy, {dist, n}, gpusort::less{}, false);
   check_sort<gpusort::policy::merge, float, no_value>(merge_policy, {dist, n, true}, gpusort::total_less{}, false);
+  check_sort<gpusort::policy::merge, std::uint32_t, std::uint32_t>(merge_policy, {dist, n}, gpusort::less{}, true);
+  check_sort<gpusort::policy::merge, std::int32_t, std::uint32_t>(merge_policy, {dist, n}, gpusort::greater{}, true);
+  check_sort<gpusort::policy::merge, float, std::uint32_t>(merge_policy, {dist, n, true}, gpusort::total_less{}, true);
 }
 
 TEST_CASE("merge: 2^28 keys and pairs", "[merge][large]") {

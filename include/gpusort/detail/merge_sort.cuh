@@ -80,10 +80,11 @@ struct merge_sort_shape {
   static_assert(tile >= tuning::sort_tile, "a merge tile may span at most two sort tiles");
 };
 
-// From this many items on, keys whose ties are identical start from warpsort's step-1 runs
-// (detail/warp_runs.cuh: 16K u32 keys a run, 4x the tile, two merge passes fewer; u32 2^24
-// and 2^28 8-10 % faster, H100, bench/RESULTS.md run 25). Below it those longer runs are too
-// few to fill the device (u32 2^16 0.049 -> 0.080 ms, 2^20 0.100 -> 0.126 ms).
+// From this many items on the first step makes warpsort's step-1 runs (detail/warp_runs.cuh)
+// where it can: 16K u32 keys a run, 4x the tile, two merge passes fewer (u32 keys 2^24 and
+// 2^28 8-10 % faster; 4K u32:u32 pairs, 2x the tile, 4-5 %; H100, bench/RESULTS.md run 25).
+// Below it those longer runs are too few to fill the device (u32 2^16 0.049 -> 0.080 ms,
+// 2^20 0.100 -> 0.126 ms).
 constexpr std::int64_t merge_warp_runs_from = std::int64_t(1) << 23;
 
 // What the networks sort: keys, or keys with their ranks (rank_codec) where ties need them.
@@ -504,17 +505,24 @@ struct algorithm<policy::merge> {
           launch_merge_single(keys, values, scratch_keys, scratch_values, n, cmp, stream);
       if (e != cudaErrorNotSupported) return e;
     }
-    // Keys whose ties are identical need no stable first step: from merge_warp_runs_from
-    // items they start from warp runs; ranked items sort tiles with their ranks.
-    using warp_runs = warp_run_tuning<Key, Value>;
-    static_assert(tuning::merge_tile <= 2 * warp_runs::run, "a merge tile spans at most two runs");
-    const bool from_warp_runs = !ranked_items && n >= merge_warp_runs_from;
+    // From merge_warp_runs_from items the first step makes warp runs: of the keys where
+    // ties are identical, of packed (key, position) words (rank_codec) where ranks fit
+    // beside the key, so that the runs are stable; other ranked items sort tiles.
+    using codec = std::conditional_t<ranked_items, rank_codec<Key, Compare>, plain_items<Key>>;
+    using warp_runs = warp_run_tuning<typename codec::item, Value>;
+    constexpr bool runs_from_warps = !ranked_items || order_word<Key, Compare>::exists;
+    static_assert(!runs_from_warps || tuning::merge_tile <= 2 * warp_runs::run,
+                  "a merge tile spans at most two runs");
+    const bool from_warp_runs = runs_from_warps && n >= merge_warp_runs_from;
     const std::int64_t first_run = from_warp_runs ? warp_runs::run : shape::tile;
     auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
                                                      doubling_passes(n, first_run));
     if (from_warp_runs) {
-      if (cudaError_t e = sort_warp_runs(keys, values, buffers.keys, buffers.values, n, cmp, stream))
-        return e;
+      if constexpr (runs_from_warps) {
+        if (cudaError_t e = sort_warp_runs<codec>(keys, values, buffers.keys, buffers.values, n,
+                                                  codec::compare(cmp), stream))
+          return e;
+      }
     } else {
       merge_tile_sort_kernel<shape::threads, shape::items, ranked_items>
           <<<static_cast<unsigned>((n + shape::tile - 1) / shape::tile), shape::threads, 0,

@@ -78,6 +78,17 @@ __device__ __forceinline__ void merge_warp_chunks(warp_run_storage<Item, Value, 
   }
 }
 
+// What the runs are made of: the keys themselves, or each key made into an item with its
+// position in its run (rank_codec: the run then holds equal keys in input order).
+template <class Key>
+struct plain_items {
+  using item = Key;
+  __host__ __device__ static Key make(const Key& key, int) { return key; }
+  __host__ __device__ static Key key(const Key& item) { return item; }
+  template <class Compare>
+  __host__ __device__ static Compare compare(Compare cmp) { return cmp; }
+};
+
 // How a block fills its run: all RUN items real; the array's short last run padded with
 // copies of its largest key (keys alone whose ties are identical bits: the copies sort last,
 // indistinguishable from it); or tagged (maybe<Key>, valid_first: any other items).
@@ -107,12 +118,12 @@ __device__ __forceinline__ Key block_largest_of(const Key* keys, int count, Comp
 // blocked layout. The array's last run, where short, fills the slots past `valid` with
 // `padding` (FILL padded) or tags them invalid (tagged: maybe / valid_first, after every
 // real item, no sentinel key), in instantiations of their own so that full runs carry
-// neither.
-template <int ITEMS, int WARP_RUN, int WARPS, run_fill FILL, class Key, class Value, class Compare,
-          class Item>
+// neither. Codec makes the run's items of the keys (cmp orders items) and takes them apart.
+template <int ITEMS, int WARP_RUN, int WARPS, run_fill FILL, class Codec, class Key, class Value,
+          class Compare, class Item>
 __device__ __forceinline__ void sort_warp_run(const Key* keys_in, const Value* values_in,
                                               Key* keys_out, Value* values_out, int valid,
-                                              const Key& padding, Compare cmp,
+                                              const typename Codec::item& padding, Compare cmp,
                                               warp_run_storage<Item, Value, ITEMS, WARPS * WARP_RUN>& s) {
   constexpr int chunk = 32 * ITEMS;
   constexpr int run = WARPS * WARP_RUN;
@@ -130,9 +141,12 @@ __device__ __forceinline__ void sort_warp_run(const Key* keys_in, const Value* v
     for (int r = 0; r < ITEMS; ++r) {
       const int i = c * chunk + r * 32 + lane;
       const bool real = !RAGGED || i < warp_valid;
-      if constexpr (RAGGED) s.keys.store(base + i, Item{keys_in[real ? base + i : 0], real});
-      else if constexpr (FILL == run_fill::padded) s.keys.store(base + i, i < warp_valid ? keys_in[base + i] : padding);
-      else s.keys.store(base + i, keys_in[base + i]);
+      if constexpr (RAGGED)
+        s.keys.store(base + i, Item{Codec::make(keys_in[real ? base + i : 0], base + i), real});
+      else if constexpr (FILL == run_fill::padded)
+        s.keys.store(base + i, i < warp_valid ? Codec::make(keys_in[base + i], base + i) : padding);
+      else
+        s.keys.store(base + i, Codec::make(keys_in[base + i], base + i));
       if constexpr (has_values<Value>)
         if (real) s.values.store(base + i, values_in[base + i]);
     }
@@ -165,63 +179,67 @@ __device__ __forceinline__ void sort_warp_run(const Key* keys_in, const Value* v
   if constexpr (WARPS > 1) __syncthreads();
   else __syncwarp();
   for (int i = lane; i < warp_valid; i += 32) {
-    if constexpr (RAGGED) keys_out[base + i] = s.keys.load(base + i).key;
-    else keys_out[base + i] = s.keys.load(base + i);
+    if constexpr (RAGGED) keys_out[base + i] = Codec::key(s.keys.load(base + i).key);
+    else keys_out[base + i] = Codec::key(s.keys.load(base + i));
     if constexpr (has_values<Value>) values_out[base + i] = s.values.load(base + i);
   }
 }
 
 // Runs of WARPS * WARP_RUN items [first_run, ...) of n items, one a block; padded or
 // tagged: the one short run at first_run.
-template <int ITEMS, int WARP_RUN, int WARPS, run_fill FILL, class Key, class Value, class Compare>
+template <int ITEMS, int WARP_RUN, int WARPS, run_fill FILL, class Codec, class Key, class Value,
+          class Compare>
 __global__ void __launch_bounds__(32 * WARPS)
     warp_run_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                     Value* values_out, std::int64_t n, std::int64_t first_run, Compare cmp) {
-  using item = std::conditional_t<FILL == run_fill::tagged, maybe<Key>, Key>;
+  using item = std::conditional_t<FILL == run_fill::tagged, maybe<typename Codec::item>, typename Codec::item>;
   constexpr int run = WARPS * WARP_RUN;
   extern __shared__ __align__(16) unsigned char warp_run_shared[];
   auto& storage =
       *reinterpret_cast<warp_run_storage<item, Value, ITEMS, run>*>(warp_run_shared);
   const std::int64_t offset = (first_run + static_cast<std::int64_t>(blockIdx.x)) * run;
   const int valid = static_cast<int>(n - offset < run ? n - offset : run);
-  Key padding = keys_in[offset];  // read by a padded run only
+  typename Codec::item padding = Codec::make(keys_in[offset], 0);  // read by a padded run only
   if constexpr (FILL == run_fill::padded) {
+    static_assert(std::is_same<Codec, plain_items<Key>>::value, "padding copies a key");
     __shared__ Key warp_largest[WARPS];
     padding = block_largest_of<32 * WARPS>(keys_in + offset, valid, cmp, warp_largest);
   }
-  sort_warp_run<ITEMS, WARP_RUN, WARPS, FILL>(
+  sort_warp_run<ITEMS, WARP_RUN, WARPS, FILL, Codec>(
       keys_in + offset, has_values<Value> ? values_in + offset : values_in, keys_out + offset,
       has_values<Value> ? values_out + offset : values_out, valid, padding, cmp, storage);
 }
 
 // Launches run_kernel on `blocks` runs from first_run (its shared memory is dynamic: a
 // block's run may pass the static limit).
-template <int ITEMS, int WARP_RUN, int WARPS, run_fill FILL, class Key, class Value, class Compare>
+template <int ITEMS, int WARP_RUN, int WARPS, run_fill FILL, class Codec, class Key, class Value,
+          class Compare>
 cudaError_t launch_warp_runs(const Key* keys_in, const Value* values_in, Key* keys_out,
                              Value* values_out, std::int64_t n, std::int64_t first_run,
                              std::int64_t blocks, Compare cmp, cudaStream_t stream) {
-  using item = std::conditional_t<FILL == run_fill::tagged, maybe<Key>, Key>;
+  using item = std::conditional_t<FILL == run_fill::tagged, maybe<typename Codec::item>, typename Codec::item>;
   constexpr std::size_t bytes = sizeof(warp_run_storage<item, Value, ITEMS, WARPS * WARP_RUN>);
   static_assert(bytes <= 160 * 1024, "a step-1 run fits a block's shared memory on an A100 or H100");
-  const auto kernel = warp_run_kernel<ITEMS, WARP_RUN, WARPS, FILL, Key, Value, Compare>;
+  const auto kernel = warp_run_kernel<ITEMS, WARP_RUN, WARPS, FILL, Codec, Key, Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
   kernel<<<static_cast<unsigned>(blocks), 32 * WARPS, bytes, stream>>>(
       keys_in, values_in, keys_out, values_out, n, first_run, cmp);
   return cudaPeekAtLastError();
 }
 
-// Sorts runs of warp_run_tuning<Key, Value>::run items of keys_in[0, n) (values alongside)
-// into keys_out (values_out); the last run may be shorter. Out may alias in. Asynchronous on
-// `stream`; returns the first launch error.
-template <class Key, class Value, class Compare>
+// Sorts runs of warp_run_tuning<Codec::item, Value>::run items of keys_in[0, n) (values
+// alongside) into keys_out (values_out), each as Codec's items under cmp; the last run may be
+// shorter. Out may alias in. Asynchronous on `stream`; returns the first launch error.
+template <class Codec, class Key, class Value, class Compare>
 cudaError_t sort_warp_runs(const Key* keys_in, const Value* values_in, Key* keys_out,
                            Value* values_out, std::int64_t n, Compare cmp, cudaStream_t stream) {
-  using tuning = warp_run_tuning<Key, Value>;
+  using tuning = warp_run_tuning<typename Codec::item, Value>;
+  constexpr bool padded = std::is_same<Codec, plain_items<Key>>::value && pads_last_run<Key, Value, Compare>;
   constexpr int items = tuning::sort_items, warps = tuning::run_warps;
   const std::int64_t full = n / tuning::run;
   cudaError_t e = cudaSuccess;
   if (full > 0)
-    e = launch_warp_runs<items, tuning::warp_run, warps, run_fill::full>(
+    e = launch_warp_runs<items, tuning::warp_run, warps, run_fill::full, Codec>(
         keys_in, values_in, keys_out, values_out, full * tuning::run, 0, full, cmp, stream);
   if (e == cudaSuccess && full * tuning::run < n) {
     // The short last run, sorted by as little as holds it: a remainder that fits one chunk
@@ -229,17 +247,17 @@ cudaError_t sort_warp_runs(const Key* keys_in, const Value* values_in, Key* keys
     // that fits a warp's run by one warp, a longer one padded where it can be.
     const std::int64_t remainder = n - full * tuning::run;
     if (remainder <= tuning::chunk)
-      e = launch_warp_runs<items, tuning::chunk, 1, run_fill::tagged>(
+      e = launch_warp_runs<items, tuning::chunk, 1, run_fill::tagged, Codec>(
           keys_in, values_in, keys_out, values_out, n, full * (tuning::run / tuning::chunk), 1,
           cmp, stream);
     else if (remainder <= tuning::warp_run)
-      e = launch_warp_runs<items, tuning::warp_run, 1, run_fill::tagged>(
+      e = launch_warp_runs<items, tuning::warp_run, 1, run_fill::tagged, Codec>(
           keys_in, values_in, keys_out, values_out, n, full * warps, 1, cmp, stream);
-    else if constexpr (pads_last_run<Key, Value, Compare>)
-      e = launch_warp_runs<items, tuning::warp_run, warps, run_fill::padded>(
+    else if constexpr (padded)
+      e = launch_warp_runs<items, tuning::warp_run, warps, run_fill::padded, Codec>(
           keys_in, values_in, keys_out, values_out, n, full, 1, cmp, stream);
     else
-      e = launch_warp_runs<items, tuning::warp_run, warps, run_fill::tagged>(
+      e = launch_warp_runs<items, tuning::warp_run, warps, run_fill::tagged, Codec>(
           keys_in, values_in, keys_out, values_out, n, full, 1, cmp, stream);
   }
   return e;

@@ -524,7 +524,7 @@ cudaError_t warpsort_step1_launch(const Key* keys_in, const Value* values_in, Ke
     kernel<<<static_cast<unsigned>(runs), block_threads, bytes, stream>>>(keys_in, values_in,
                                                                          keys_out, values_out, n, cmp);
   } else {
-    return sort_warp_runs(keys_in, values_in, keys_out, values_out, n, cmp, stream);
+    return sort_warp_runs<plain_items<Key>>(keys_in, values_in, keys_out, values_out, n, cmp, stream);
   }
   return cudaPeekAtLastError();
 }
