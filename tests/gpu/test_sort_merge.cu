@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace gpusort_test;
@@ -81,6 +83,78 @@ TEST_CASE("merge: keys and pairs from warp runs, the last one short", "[merge][l
   check_sort<gpusort::policy::merge, std::uint32_t, std::uint32_t>(merge_policy, {dist, n}, gpusort::less{}, true);
   check_sort<gpusort::policy::merge, std::int32_t, std::uint32_t>(merge_policy, {dist, n}, gpusort::greater{}, true);
   check_sort<gpusort::policy::merge, float, std::uint32_t>(merge_policy, {dist, n, true}, gpusort::total_less{}, true);
+}
+
+// The four-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each
+// group of four merged on the GPU, against the host's stable merge of the group. Runs that
+// are not multiples of a tile, and a last group of one to four runs, the last one short.
+template <class Key, class Compare>
+void check_four_way_pass(distribution dist, std::int64_t run, std::int64_t n, Compare cmp) {
+  INFO("distribution " << name(dist) << ", run " << run << ", n " << n);
+  using Value = std::uint32_t;
+  using tuning = gpusort::detail::four_way_tuning<Key, Value>;
+  constexpr bool ranked = gpusort::detail::needs_ranks<Key, Value, Compare>;
+  std::vector<Key> keys = generate_on_host<Key>(n, dist, 0x4a11);
+  std::vector<std::pair<Key, Value>> items(n);
+  for (std::int64_t i = 0; i < n; ++i) items[i] = {keys[i], static_cast<Value>(i)};
+  const auto by_key = [&](const std::pair<Key, Value>& x, const std::pair<Key, Value>& y) {
+    return cmp(x.first, y.first);
+  };
+  for (std::int64_t start = 0; start < n; start += run)
+    std::stable_sort(items.begin() + start, items.begin() + std::min(start + run, n), by_key);
+  std::vector<Value> values(n);
+  for (std::int64_t i = 0; i < n; ++i) std::tie(keys[i], values[i]) = items[i];
+  for (std::int64_t start = 0; start < n; start += 4 * run)
+    std::stable_sort(items.begin() + start, items.begin() + std::min(start + 4 * run, n), by_key);
+
+  device_buffer<Key> d_keys(keys), d_keys_out(n);
+  device_buffer<Value> d_values(values), d_values_out(n);
+  device_buffer<gpusort::thread::four_way_split> splits(
+      gpusort::detail::four_way_tiles<tuning::threads, tuning::items>(run, n));
+  REQUIRE(gpusort::detail::launch_four_way_pass<tuning::threads, tuning::items, ranked>(
+              d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), run, n,
+              splits.data(), cmp, 0) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const std::vector<Key> out_keys = d_keys_out.to_host();
+  const std::vector<Value> out_values = d_values_out.to_host();
+  std::int64_t mismatches = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    mismatches += out_values[i] != items[i].second || cmp(out_keys[i], items[i].first) ||
+                  cmp(items[i].first, out_keys[i]);
+  REQUIRE(mismatches == 0);
+}
+
+template <class Key, class Compare>
+void check_four_way_pass_shapes(distribution dist, std::int64_t run, Compare cmp) {
+  for (const std::int64_t n : {8 * run + 1234, 11 * run + 17, 4 * run, 3 * run - 1})
+    check_four_way_pass<Key>(dist, run, n, cmp);
+}
+
+TEST_CASE("merge: a four-way pass merges each group of four runs stably", "[merge]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
+                             distribution::sorted, distribution::reverse_sorted);
+  const std::int64_t run = GENERATE(std::int64_t(1000), std::int64_t(4096), std::int64_t(5003));
+  check_four_way_pass_shapes<std::uint32_t>(dist, run, gpusort::less{});
+  check_four_way_pass_shapes<std::int32_t>(dist, run, gpusort::greater{});
+  check_four_way_pass_shapes<std::uint64_t>(dist, run, gpusort::less{});
+  check_four_way_pass_shapes<key16>(dist, run, key16_less{});
+}
+
+TEST_CASE("merge: a four-way pass under the sanitizers", "[merge][sanitize]") {
+  check_four_way_pass<std::uint32_t>(distribution::few_distinct_17, 1000, 11 * 1000 + 17, gpusort::less{});
+  check_four_way_pass<std::uint32_t>(distribution::uniform, 4096, 8 * 4096 + 1234, gpusort::less{});
+  check_four_way_pass<key16>(distribution::few_distinct_2, 1000, 8 * 1000 + 1234, key16_less{});
+}
+
+// From merge_four_way_from_bytes of items the passes merge four runs at once: whole sorts
+// through them, the array's last group of runs ragged (u64 keys: one run of 8K keys short of
+// a group at 2^26 + 12345; 16-byte pairs, stable, on 2^25 + 4000 items).
+TEST_CASE("merge: four-way passes through the whole sort", "[merge][large]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17);
+  check_sort<gpusort::policy::merge, std::uint64_t, no_value>(
+      merge_policy, {dist, (std::int64_t(1) << 26) + 12345}, gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, key16, value16>(
+      merge_policy, {dist, (std::int64_t(1) << 25) + 4000}, key16_less{}, true);
 }
 
 TEST_CASE("merge: 2^28 keys and pairs", "[merge][large]") {

@@ -5,6 +5,7 @@
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/thread/compare_exchange.cuh>
+#include <gpusort/thread/four_way_merge_path.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/pivot_select.cuh>
 #include <gpusort/thread/sorting_network.cuh>
@@ -25,7 +26,7 @@ namespace {
 
 struct tagged {
   std::uint32_t key;
-  int run;    // 0: a, 1: b
+  int run;    // 0: a, 1: b (four-way merges: 0..3)
   int index;  // position inside its run
 };
 
@@ -109,6 +110,47 @@ void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
   }
 }
 
+// The stable merge of four runs is merge(merge(r0, r1), merge(r2, r3)); at every diagonal,
+// four_way_merge_path must count for each run the items of it that this merge puts before
+// the diagonal.
+template <class Compare>
+void check_four_way_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int lengths[] = {0, 1, 3, 8, 17, 33};
+  for (shape s : all_shapes) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<tagged> runs[4];
+      std::int64_t counts[4];
+      const tagged* starts[4];
+      for (int j = 0; j < 4; ++j) {
+        runs[j] = make_run(j, lengths[rng() % 6], s, rng, cmp);
+        counts[j] = static_cast<std::int64_t>(runs[j].size());
+        starts[j] = runs[j].data();
+      }
+      const auto merged = stable_merge(stable_merge(runs[0], runs[1], cmp),
+                                       stable_merge(runs[2], runs[3], cmp), cmp);
+      const std::int64_t total = static_cast<std::int64_t>(merged.size());
+      std::vector<gpusort::thread::four_way_split> expected(total + 1, {{0, 0, 0, 0}});
+      for (std::int64_t d = 1; d <= total; ++d) {
+        expected[d] = expected[d - 1];
+        ++expected[d].taken[merged[d - 1].run];
+      }
+      for (std::int64_t d = 0; d <= total; ++d) {
+        CAPTURE(int(s), trial, counts[0], counts[1], counts[2], counts[3], d);
+        const auto split = gpusort::thread::four_way_merge_path(starts, counts, d, cmp);
+        for (int j = 0; j < 4; ++j) REQUIRE(split.taken[j] == expected[d].taken[j]);
+        // Started from the splits of a diagonal before and one after it.
+        const std::int64_t low = static_cast<std::int64_t>(rng() % (d + 1));
+        const std::int64_t high = d + static_cast<std::int64_t>(rng() % (total - d + 1));
+        CAPTURE(low, high);
+        const auto bounded = gpusort::thread::four_way_merge_path_between(
+            starts, counts, d, expected[low], expected[high], cmp);
+        for (int j = 0; j < 4; ++j) REQUIRE(bounded.taken[j] == expected[d].taken[j]);
+      }
+    }
+  }
+}
+
 // Reads a[i] = i * step + offset without storing it: lets the search run on 64-bit
 // counts no host could hold.
 struct affine_range {
@@ -137,6 +179,58 @@ int ceil_log2_plus_one(std::int64_t w) {  // ceil(log2(w + 1))
 TEST_CASE("merge_path matches std::merge on every diagonal", "[thread][merge_path]") {
   SECTION("ascending") { check_merge_path_all_diagonals(key_less{}, 1u); }
   SECTION("descending") { check_merge_path_all_diagonals(key_greater{}, 2u); }
+}
+
+TEST_CASE("four_way_merge_path matches a stable four-way merge on every diagonal",
+          "[thread][merge_path]") {
+  SECTION("ascending") { check_four_way_merge_path_all_diagonals(key_less{}, 3u); }
+  SECTION("descending") { check_four_way_merge_path_all_diagonals(key_greater{}, 4u); }
+}
+
+TEST_CASE("four_way_merge_path uses 64-bit counts", "[thread][merge_path]") {
+  // Run j holds 4i + j: the merge is 0, 1, 2, ..., so before diagonal d run j has
+  // ceil((d - j) / 4) items.
+  const std::int64_t count = std::int64_t(1) << 33;
+  const affine_range runs[4] = {{4, 0}, {4, 1}, {4, 2}, {4, 3}};
+  const std::int64_t counts[4] = {count, count, count, count};
+  for (const std::int64_t d : {std::int64_t(0), std::int64_t(5), (std::int64_t(1) << 34) + 2,
+                               4 * count - 1, 4 * count}) {
+    const auto split = gpusort::thread::four_way_merge_path(runs, counts, d, gpusort::less{});
+    for (int j = 0; j < 4; ++j) REQUIRE(split.taken[j] == std::max<std::int64_t>(0, (d - j + 3) / 4));
+  }
+}
+
+TEST_CASE("four_way_merge_path stays inside the runs under a comparator that is no order",
+          "[thread][merge_path]") {
+  // A comparator that answers at random breaks every bound the search derives; the co-ranks
+  // must still lie inside their runs and sum to the diagonal.
+  std::mt19937 rng(5u);
+  const auto coin = [&rng](const tagged&, const tagged&) { return (rng() & 1u) != 0; };
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<tagged> runs[4];
+    std::int64_t counts[4];
+    const tagged* starts[4];
+    for (int j = 0; j < 4; ++j) {
+      runs[j] = make_run(j, static_cast<int>(rng() % 40), shape::random_wide, rng, key_less{});
+      counts[j] = static_cast<std::int64_t>(runs[j].size());
+      starts[j] = runs[j].data();
+    }
+    const std::int64_t total = counts[0] + counts[1] + counts[2] + counts[3];
+    const std::int64_t d = static_cast<std::int64_t>(rng() % (total + 1));
+    // Bounds that claim anything: each split of a random diagonal under the same coin.
+    const auto low = gpusort::thread::four_way_merge_path(starts, counts, rng() % (total + 1), coin);
+    const auto high = gpusort::thread::four_way_merge_path(starts, counts, rng() % (total + 1), coin);
+    for (const auto& split : {gpusort::thread::four_way_merge_path(starts, counts, d, coin),
+                              gpusort::thread::four_way_merge_path_between(starts, counts, d, low,
+                                                                           high, coin)}) {
+      std::int64_t sum = 0;
+      for (int j = 0; j < 4; ++j) {
+        REQUIRE((split.taken[j] >= 0 && split.taken[j] <= counts[j]));
+        sum += split.taken[j];
+      }
+      REQUIRE(sum == d);
+    }
+  }
 }
 
 TEST_CASE("merge_path uses 64-bit counts and a logarithmic search", "[thread][merge_path]") {

@@ -7,14 +7,13 @@
 //    warpsort's longer step-1 runs instead (detail/warp_runs.cuh).
 // 2. Merge passes: runs of length L become runs of 2L. merge_path splits every pair of
 //    runs into pieces of exactly one merge tile of output, so every block does the same work
-//    whatever the data; the block stages its pieces of both runs in shared memory, and
-//    merge_path splits them again so each thread owns ITEMS outputs. A thread merges its
-//    two short sorted pieces with an ITEMS-wide bitonic merge network in registers (the
-//    paper's 16-wide networks; one per thread instead of two per warp, because on today's
-//    GPUs a shuffle costs several register compare-exchanges): the piece of run a ascending,
-//    the piece of run b reversed, ties broken by rank (a first), which keeps the sort stable.
-//    A wider network (the whole tile) measured 2.7x slower: its log2(tile) steps per item
-//    made every pass compute-bound (bench/RESULTS.md).
+//    whatever the data; the block stages its pieces of both runs in shared memory and its
+//    threads merge them with ITEMS-wide bitonic networks in registers (detail/staged_merge.cuh;
+//    ties broken by rank, a first, which keeps the sort stable). A wider network (the whole
+//    tile) measured 2.7x slower: its log2(tile) steps per item made every pass compute-bound
+//    (bench/RESULTS.md). From merge_four_way_from_bytes of items, while there are more than
+//    two runs, a pass merges four runs at once instead (detail/four_way_merge.cuh): half the
+//    passes over memory.
 // The passes ping-pong between the keys and one scratch copy (detail::ping_pong); the tile
 // sort writes to whichever buffer makes the last pass land in the user's array.
 // The merge pass is shared with device::merge (one pair of runs of any lengths, the local
@@ -25,16 +24,17 @@
 #include <gpusort/block/bitonic_sort.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/four_way_merge.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/ranked.cuh>
 #include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
+#include <gpusort/detail/staged_merge.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/merge_path.cuh>
-#include <gpusort/thread/sorting_network.cuh>
 #include <gpusort/warp/merge_path.cuh>
 
 #include <cooperative_groups.h>
@@ -86,10 +86,6 @@ struct merge_sort_shape {
 // Below it those longer runs are too few to fill the device (u32 2^16 0.049 -> 0.080 ms,
 // 2^20 0.100 -> 0.126 ms).
 constexpr std::int64_t merge_warp_runs_from = std::int64_t(1) << 23;
-
-// What the networks sort: keys, or keys with their ranks (rank_codec) where ties need them.
-template <bool RANKED, class Key, class Compare>
-using merge_network_item = std::conditional_t<RANKED, typename rank_codec<Key, Compare>::item, Key>;
 
 // Shared memory of merge_sort_tile.
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
@@ -191,22 +187,6 @@ __global__ void merge_partition_kernel(const Key* a_keys, const Key* b_keys, Pai
   }
 }
 
-// Coalesced copy of `count` items into shared memory at `at`.
-template <int THREADS, class T, class Buffer>
-__device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, int at) {
-  if constexpr (has_values<T>) {
-    for (int i = threadIdx.x; i < count; i += THREADS) buffer[at + i] = in[i];
-  }
-}
-
-// Shared memory of merge_pass_tile.
-template <int THREADS, int ITEMS, class Key, class Value>
-struct merge_pass_storage {
-  block::tile_buffer<THREADS, ITEMS, Key> keys;
-  block::tile_buffer<THREADS, ITEMS, Value> values;
-  int thread_splits[THREADS + 1];
-};
-
 // The whole block: output tile `tile_index` of a merge pass. split_begin: how many items of
 // its pair's run a precede the tile's output; split_end: the same for the next tile (read
 // only when the tile does not end its pair).
@@ -216,11 +196,8 @@ __device__ __forceinline__ void merge_pass_tile(
     const Key* a_keys, const Value* a_values, const Key* b_keys, const Value* b_values,
     Key* keys_out, Value* values_out, Pairing pairing, std::int64_t tile_index,
     std::int64_t split_begin, std::int64_t split_end, Compare cmp,
-    merge_pass_storage<THREADS, ITEMS, Key, Value>& shared) {
+    staged_merge_storage<THREADS, ITEMS, Key, Value>& shared) {
   constexpr int tile = THREADS * ITEMS;
-  auto& shared_keys = shared.keys;
-  auto& shared_values = shared.values;
-  auto& thread_splits = shared.thread_splits;
   const std::int64_t position = tile_index * tile;
   const merge_pair pair = pairing(position);
   const std::int64_t diagonal = position - pair.start;
@@ -241,73 +218,19 @@ __device__ __forceinline__ void merge_pass_tile(
   const std::int64_t b_offset = pair.b_begin + b_begin;
 
   // The block's pieces of a and b, one after the other, in shared memory.
-  stage<THREADS>(a_keys + a_offset, a_count, shared_keys, 0);
-  stage<THREADS>(b_keys + b_offset, b_count, shared_keys, a_count);
-  stage<THREADS>(a_values + a_offset, a_count, shared_values, 0);
-  stage<THREADS>(b_values + b_offset, b_count, shared_values, a_count);
+  stage<THREADS>(a_keys + a_offset, a_count, shared.keys, 0);
+  stage<THREADS>(b_keys + b_offset, b_count, shared.keys, a_count);
+  stage<THREADS>(a_values + a_offset, a_count, shared.values, 0);
+  stage<THREADS>(b_values + b_offset, b_count, shared.values, a_count);
   __syncthreads();
-
-  // Each thread finds where its ITEMS outputs start; where they end is where the next
-  // thread's start.
-  struct shared_run {
-    block::tile_buffer<THREADS, ITEMS, Key>* buffer;
-    int at;
-    __device__ const Key& operator[](std::int64_t i) const { return (*buffer)[at + static_cast<int>(i)]; }
-  };
-  const shared_run a{&shared_keys, 0}, b{&shared_keys, a_count};
   const int first = min(static_cast<int>(threadIdx.x) * ITEMS, out_count);
-  const int last = min(first + ITEMS, out_count);
-  thread_splits[threadIdx.x] = static_cast<int>(thread::merge_path(a, a_count, b, b_count, first, cmp));
-  if (threadIdx.x == 0) thread_splits[THREADS] = a_count;
-  __syncthreads();
-  const int a_first = thread_splits[threadIdx.x];
-  const int b_first = first - a_first;
-  const int taken_a = thread_splits[threadIdx.x + 1] - a_first;
-  const int taken_b = (last - first) - taken_a;
-
-  // The thread's piece of a (ascending) and of b (reversed) form a bitonic sequence. Slots
-  // between them (only at the very end of the array) must sort last: with ranks they are
-  // absent; without, they copy the largest item, identical to it (ties_are_identical).
-  const Key& a_top = shared_keys[taken_a > 0 ? a_first + taken_a - 1 : 0];
-  const Key& b_top = shared_keys[taken_b > 0 ? a_count + b_first + taken_b - 1 : 0];
-  const Key padding = taken_a == 0 ? b_top : (taken_b == 0 || !cmp(a_top, b_top)) ? a_top : b_top;
-  using codec = rank_codec<Key, Compare>;
-  merge_network_item<RANKED, Key, Compare> items[ITEMS];
-  Value values[ITEMS];
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const bool from_a = r < taken_a;
-    const bool from_b = r >= ITEMS - taken_b;
-    const int from = from_a ? a_first + r : a_count + b_first + (ITEMS - 1 - r);
-    const Key key = from_a || from_b ? shared_keys[from] : padding;
-    if constexpr (RANKED) {
-      items[r] = codec::make(key, from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank);
-    } else {
-      items[r] = key;
-    }
-    if constexpr (has_values<Value>) values[r] = shared_values[from_a || from_b ? from : 0];
-  }
-  if constexpr (RANKED) {
-    thread::half_cleaner(items, values, codec::compare(cmp), ITEMS / 2);
-  } else {
-    thread::half_cleaner(items, values, cmp, ITEMS / 2);
-  }
-  __syncthreads();
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    if (first + r < last) {
-      if constexpr (RANKED) {
-        shared_keys[first + r] = codec::key(items[r]);
-      } else {
-        shared_keys[first + r] = items[r];
-      }
-      if constexpr (has_values<Value>) shared_values[first + r] = values[r];
-    }
-  }
+  merge_staged<THREADS, ITEMS, RANKED>(
+      merge_job{staged_pair{0, a_count, b_count}, first, min(first + ITEMS, out_count)}, cmp,
+      shared);
   __syncthreads();
   for (int i = threadIdx.x; i < out_count; i += THREADS) {
-    keys_out[position + i] = shared_keys[i];
-    if constexpr (has_values<Value>) values_out[position + i] = shared_values[i];
+    keys_out[position + i] = shared.keys[i];
+    if constexpr (has_values<Value>) values_out[position + i] = shared.values[i];
   }
 }
 
@@ -317,7 +240,7 @@ __global__ void __launch_bounds__(THREADS)
     merge_pass_kernel(const Key* a_keys, const Value* a_values, const Key* b_keys,
                       const Value* b_values, Key* keys_out, Value* values_out, Pairing pairing,
                       const std::int64_t* splits, Compare cmp) {
-  __shared__ merge_pass_storage<THREADS, ITEMS, Key, Value> shared;
+  __shared__ staged_merge_storage<THREADS, ITEMS, Key, Value> shared;
   const std::int64_t tile_count = gridDim.x;
   merge_pass_tile<THREADS, ITEMS, RANKED>(a_keys, a_values, b_keys, b_values, keys_out, values_out,
                                           pairing, blockIdx.x, splits[blockIdx.x],
@@ -387,7 +310,7 @@ __global__ void __launch_bounds__(THREADS)
   constexpr int merge_tile = THREADS * MERGE_ITEMS;
   __shared__ union {
     merge_tile_sort_storage<THREADS, SORT_ITEMS, RANKED, Key, Value, Compare> sort;
-    merge_pass_storage<THREADS, MERGE_ITEMS, Key, Value> pass;
+    staged_merge_storage<THREADS, MERGE_ITEMS, Key, Value> pass;
   } shared;
   auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
                                                    doubling_passes(n, sort_tile));
@@ -453,16 +376,58 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
   return cudaLaunchKernelEx(&config, kernel, keys, values, scratch_keys, scratch_values, n, cmp);
 }
 
-// Scratch: a second copy of keys (and values) and one co-rank per merge block.
+// The four-way passes' shape (detail/four_way_merge.cuh): the two-way passes' items a thread,
+// 512 threads where that tile still fits static shared memory (4-byte keys), else 256. Every
+// tile costs a co-rank search that the two-way passes do not make (four runs), so the larger
+// tile is the cheaper pass (u32 2^28: 15.75 against 16.69 ms, H100, bench/RESULTS.md run 26).
+template <class Key, class Value>
+struct four_way_tuning {
+  static constexpr int items = merge_tuning<Key, Value>::merge_items;
+  static constexpr int threads =
+      sizeof(staged_merge_storage<512, items, Key, Value>) <= 48 * 1024 ? 512 : 256;
+  static constexpr int tile = (threads - 1) * items;
+};
+
+// From this many bytes of items the passes merge four runs at once while there are more than
+// two (half the passes over memory). Below it the four-way passes' co-rank searches cost more
+// than the passes they save (run 26: u32 2^26 +15 %, u64 2^26 -1.5 %, u32:u32 2^26 -4 %,
+// 16-byte keys 2^26 -7 %; at 2^28 u64 and u32:u32 -10 %).
+constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1) << 29;
+
+template <class Key, class Value>
+constexpr bool merges_four_way(std::int64_t n) {
+  return n * static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes) >=
+         merge_four_way_from_bytes;
+}
+
+// The run length after one pass over n items from runs of `run`.
+template <class Key, class Value>
+std::int64_t merged_run(std::int64_t run, std::int64_t n) {
+  return merges_four_way<Key, Value>(n) && 2 * run < n ? 4 * run : 2 * run;
+}
+
+// Scratch: a second copy of keys (and values), and the co-ranks of every merge tile: one per
+// tile of a two-way pass, four per tile of a four-way pass (at most one tile per four-way
+// tile of items and one more per group of four runs, the shortest runs being sort tiles).
 template <class Key, class Value>
 struct merge_plan {
+  using tuning = merge_tuning<Key, Value>;
   std::int64_t merge_blocks;
   temp_layout<3> layout;
+
+  static std::size_t split_bytes(std::int64_t n, std::int64_t merge_blocks) {
+    constexpr std::int64_t tile = four_way_tuning<Key, Value>::tile;
+    const std::int64_t four_way_tiles =
+        (n + tile - 1) / tile + (n + 4 * tuning::sort_tile - 1) / (4 * tuning::sort_tile);
+    return std::max((merge_blocks + 1) * sizeof(std::int64_t),
+                    merges_four_way<Key, Value>(n) ? four_way_tiles * sizeof(thread::four_way_split)
+                                                   : 0);
+  }
 
   explicit merge_plan(std::int64_t n)
       : merge_blocks(merge_blocks_for<Key, Value>(n)),
         layout({n * sizeof(Key), has_values<Value> ? n * sizeof(Value) : 0,
-                (merge_blocks + 1) * sizeof(std::int64_t)}) {}
+                split_bytes(n, merge_blocks)}) {}
 };
 
 template <>
@@ -491,7 +456,9 @@ struct algorithm<policy::merge> {
     const merge_plan<Key, Value> plan(n);
     Key* scratch_keys = plan.layout.template get<Key>(temp, 0);
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);
+    // The co-ranks of the merge tiles, of one pass at a time.
     std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 2);
+    auto* four_way_splits = plan.layout.template get<thread::four_way_split>(temp, 2);
 
     // One tile: one block in the passes' shape, no larger than needed (u64 at 2^10 on the
     // H100: 0.032 ms in a padded 4K tile, 0.018 in a 2K one).
@@ -515,8 +482,10 @@ struct algorithm<policy::merge> {
                   "a merge tile spans at most two runs");
     const bool from_warp_runs = runs_from_warps && n >= merge_warp_runs_from;
     const std::int64_t first_run = from_warp_runs ? warp_runs::run : shape::tile;
+    int passes = 0;
+    for (std::int64_t run = first_run; run < n; run = merged_run<Key, Value>(run, n)) ++passes;
     auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
-                                                     doubling_passes(n, first_run));
+                                                     passes);
     if (from_warp_runs) {
       if constexpr (runs_from_warps) {
         if (cudaError_t e = sort_warp_runs<codec>(keys, values, buffers.keys, buffers.values, n,
@@ -529,12 +498,17 @@ struct algorithm<policy::merge> {
              stream>>>(keys, values, buffers.keys, buffers.values, n, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
-    for (std::int64_t run = first_run; run < n; run *= 2) {
-      if (cudaError_t e = launch_merge_pass(buffers.keys, buffers.values, buffers.keys,
-                                            buffers.values, buffers.other_keys,
-                                            buffers.other_values, equal_runs{run, n}, n, splits,
-                                            cmp, stream))
-        return e;
+    for (std::int64_t run = first_run; run < n; run = merged_run<Key, Value>(run, n)) {
+      using four_way = four_way_tuning<Key, Value>;
+      const cudaError_t e =
+          merged_run<Key, Value>(run, n) == 4 * run
+              ? launch_four_way_pass<four_way::threads, four_way::items, ranked_items>(
+                    buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run, n,
+                    four_way_splits, cmp, stream)
+              : launch_merge_pass(buffers.keys, buffers.values, buffers.keys, buffers.values,
+                                  buffers.other_keys, buffers.other_values, equal_runs{run, n}, n,
+                                  splits, cmp, stream);
+      if (e != cudaSuccess) return e;
       buffers.flip();
     }
     return cudaSuccess;

@@ -24,14 +24,21 @@
 namespace gpusort {
 namespace thread {
 
+// merge_path where the co-rank is known to lie in [lo, hi] (bounds from the co-ranks of
+// neighbouring diagonals): a search of ceil(log2(hi - lo + 1)) comparisons. The bounds are
+// first clamped to the grid, so that a comparator that is no strict weak ordering (whose
+// "known" bounds may be wrong) still gives a co-rank inside both runs.
 template <class ItA, class ItB, class Compare>
-__host__ __device__ inline std::int64_t merge_path(ItA a, std::int64_t a_count, ItB b,
-                                                   std::int64_t b_count, std::int64_t diagonal,
-                                                   Compare cmp) {
+__host__ __device__ inline std::int64_t merge_path_between(ItA a, std::int64_t a_count, ItB b,
+                                                           std::int64_t b_count,
+                                                           std::int64_t diagonal, std::int64_t lo,
+                                                           std::int64_t hi, Compare cmp) {
   // i is bounded by the grid: at least diagonal - b_count items must come from a, at most
   // diagonal (or all of a).
-  std::int64_t lo = diagonal > b_count ? diagonal - b_count : 0;
-  std::int64_t hi = diagonal < a_count ? diagonal : a_count;
+  const std::int64_t grid_lo = diagonal > b_count ? diagonal - b_count : 0;
+  const std::int64_t grid_hi = diagonal < a_count ? diagonal : a_count;
+  lo = lo < grid_lo ? grid_lo : lo > grid_hi ? grid_hi : lo;
+  hi = hi > grid_hi ? grid_hi : hi < lo ? lo : hi;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
     // a[mid] lies before the diagonal iff it does not follow its mirror b[diagonal-1-mid]:
@@ -43,6 +50,13 @@ __host__ __device__ inline std::int64_t merge_path(ItA a, std::int64_t a_count, 
     }
   }
   return lo;
+}
+
+template <class ItA, class ItB, class Compare>
+__host__ __device__ inline std::int64_t merge_path(ItA a, std::int64_t a_count, ItB b,
+                                                   std::int64_t b_count, std::int64_t diagonal,
+                                                   Compare cmp) {
+  return merge_path_between(a, a_count, b, b_count, diagonal, 0, diagonal, cmp);
 }
 
 }  // namespace thread

@@ -1,0 +1,189 @@
+// gpusort/detail/four_way_merge.cuh — a merge pass that merges four runs at once (Satish et
+// al.'s multi-way merge, k = 4), so that a sort crosses device memory half as often as with
+// two-way passes.
+//
+// The runs of each group of four are merged as merge(merge(r0, r1), merge(r2, r3)), which is
+// stable (ties go to the lower run). Each group's output is cut into tiles of (THREADS - 1)
+// * ITEMS items; thread::four_way_merge_path gives the four co-ranks of every tile start. A
+// block stages its four pieces in shared memory, merges r0 with r1 and r2 with r3 in place
+// (detail/staged_merge.cuh: every thread one job of at most ITEMS outputs — a tile one job
+// short of THREADS * ITEMS leaves room for the job the two pairs share when neither ends on
+// a job boundary), then merges the two results, and writes the tile once.
+// What it costs (H100, u32 2^28, bench/RESULTS.md run 26): a four-way pass 1.44 ms against
+// 2 x 0.915 for the two two-way passes it replaces; its co-rank searches are nested (each
+// probe of the outer merge path searches an inner pair), about log2(w)^2 loads for runs of w,
+// so they are what decides where it pays: policy::merge takes it for large inputs only.
+#pragma once
+
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/staged_merge.cuh>
+#include <gpusort/thread/four_way_merge_path.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace gpusort {
+namespace detail {
+
+// Runs of `run` items in one array of n: group g is runs 4g .. 4g + 3 (the array's last group
+// may have fewer or shorter ones); each group's output is cut into tiles of TILE items, the
+// group's last tile short.
+template <int TILE>
+struct four_run_groups {
+  std::int64_t run, n;
+
+  struct tile {
+    std::int64_t start;     // the group's first item
+    std::int64_t position;  // the tile's first output within its group
+    std::int64_t group_count;
+    std::int64_t run_begin[4], run_count[4];
+  };
+
+  __host__ __device__ std::int64_t tiles_per_group() const { return (4 * run + TILE - 1) / TILE; }
+  __host__ __device__ std::int64_t tiles() const {
+    const std::int64_t rest = n % (4 * run);
+    return n / (4 * run) * tiles_per_group() + (rest + TILE - 1) / TILE;
+  }
+  __host__ __device__ tile at(std::int64_t index) const {
+    tile t;
+    t.start = index / tiles_per_group() * (4 * run);
+    t.position = index % tiles_per_group() * TILE;
+    t.group_count = n - t.start < 4 * run ? n - t.start : 4 * run;
+    for (int j = 0; j < 4; ++j) {
+      const std::int64_t begin = t.start + j * run;
+      t.run_begin[j] = begin < n ? begin : n;
+      t.run_count[j] = (begin + run < n ? begin + run : n) - t.run_begin[j];
+    }
+    return t;
+  }
+};
+
+// Every four_way_coarse_stride-th tile of a group is split by searches over the whole runs;
+// the tiles between them by searches between the splits of the coarse tiles around them:
+// the same number of searches, each over a few tiles' items instead of the runs (a whole-run
+// search for every tile made the partition cost more than the merge it saves, bench/RESULTS.md
+// run 26).
+constexpr std::int64_t four_way_coarse_stride = 16;
+
+// splits[i]: the four co-ranks of tile i's first output; COARSE: of the coarse tiles only,
+// otherwise of the others (after the coarse ones).
+template <int TILE, bool COARSE, class Key, class Compare>
+__global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE> groups,
+                                          thread::four_way_split* splits, std::int64_t tiles,
+                                          Compare cmp) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= tiles) return;
+  const auto t = groups.at(i);
+  const std::int64_t in_group = t.position / TILE;
+  const std::int64_t past_coarse = in_group % four_way_coarse_stride;
+  if ((past_coarse == 0) != COARSE) return;
+  const Key* runs[4];
+  for (int j = 0; j < 4; ++j) runs[j] = keys + t.run_begin[j];
+  if constexpr (COARSE) {
+    splits[i] = thread::four_way_merge_path(runs, t.run_count, t.position, cmp);
+  } else {
+    const std::int64_t group_tiles = (t.group_count + TILE - 1) / TILE;
+    const std::int64_t next_coarse = in_group - past_coarse + four_way_coarse_stride;
+    const thread::four_way_split high =
+        next_coarse < group_tiles
+            ? splits[i - past_coarse + four_way_coarse_stride]
+            : thread::four_way_split{{t.run_count[0], t.run_count[1], t.run_count[2], t.run_count[3]}};
+    splits[i] = thread::four_way_merge_path_between(runs, t.run_count, t.position,
+                                                    splits[i - past_coarse], high, cmp);
+  }
+}
+
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    four_way_pass_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
+                         four_run_groups<(THREADS - 1) * ITEMS> groups,
+                         const thread::four_way_split* splits, Compare cmp) {
+  constexpr int tile = (THREADS - 1) * ITEMS;
+  __shared__ staged_merge_storage<THREADS, ITEMS, Key, Value> shared;
+  const auto t = groups.at(blockIdx.x);
+  const int out_count = static_cast<int>(
+      t.group_count - t.position < tile ? t.group_count - t.position : tile);
+  const bool ends_group = t.position + tile >= t.group_count;
+  const thread::four_way_split begin = splits[blockIdx.x];
+  // Each run's piece: up to where the next tile starts. The co-ranks lie inside the runs
+  // whatever the comparator; clamping each piece to what the tile and the later runs leave
+  // keeps the pieces inside the tile too when a comparator is no strict weak ordering.
+  int piece[4];
+  int remaining = out_count;
+  std::int64_t later_room = 0;
+  for (int j = 0; j < 4; ++j) later_room += t.run_count[j] - begin.taken[j];
+  for (int j = 0; j < 4; ++j) {
+    const std::int64_t room = t.run_count[j] - begin.taken[j];
+    later_room -= room;
+    const std::int64_t end = ends_group ? t.run_count[j] : splits[blockIdx.x + 1].taken[j];
+    const std::int64_t least = remaining - later_room > 0 ? remaining - later_room : 0;
+    const std::int64_t most = remaining < room ? remaining : room;
+    const std::int64_t wanted = end - begin.taken[j];
+    piece[j] = static_cast<int>(wanted < least ? least : wanted > most ? most : wanted);
+    remaining -= piece[j];
+  }
+  int at = 0;
+  for (int j = 0; j < 4; ++j) {
+    const std::int64_t from = t.run_begin[j] + begin.taken[j];
+    stage<THREADS>(keys + from, piece[j], shared.keys, at);
+    stage<THREADS>(values + from, piece[j], shared.values, at);
+    at += piece[j];
+  }
+  __syncthreads();
+
+  // Runs 0 and 1 merge into [0, low), runs 2 and 3 into [low, out_count): jobs of ITEMS
+  // outputs, the low pair's first.
+  const int low = piece[0] + piece[1], high = piece[2] + piece[3];
+  const int low_jobs = (low + ITEMS - 1) / ITEMS;
+  const int job = static_cast<int>(threadIdx.x);
+  const int high_first = min((job - low_jobs) * ITEMS, high);
+  merge_staged<THREADS, ITEMS, RANKED>(
+      job < low_jobs
+          ? merge_job{staged_pair{0, piece[0], piece[1]}, job * ITEMS, min(job * ITEMS + ITEMS, low)}
+          : merge_job{staged_pair{low, piece[2], piece[3]}, high_first, min(high_first + ITEMS, high)},
+      cmp, shared);
+  __syncthreads();
+  const int first = min(job * ITEMS, out_count);
+  merge_staged<THREADS, ITEMS, RANKED>(
+      merge_job{staged_pair{0, low, high}, first, min(first + ITEMS, out_count)}, cmp, shared);
+  __syncthreads();
+  const std::int64_t out = t.start + t.position;
+  for (int i = threadIdx.x; i < out_count; i += THREADS) {
+    keys_out[out + i] = shared.keys[i];
+    if constexpr (has_values<Value>) values_out[out + i] = shared.values[i];
+  }
+}
+
+// Threads per block of the partition kernel.
+constexpr int four_way_partition_threads = 128;
+
+// Tiles of a four-way pass over n items in runs of `run` (one split each).
+template <int THREADS, int ITEMS>
+std::int64_t four_way_tiles(std::int64_t run, std::int64_t n) {
+  return four_run_groups<(THREADS - 1) * ITEMS>{run, n}.tiles();
+}
+
+// One pass: runs of `run` items become runs of 4 * run. splits: scratch for
+// four_way_tiles(run, n) splits. The output must not overlap the input.
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
+cudaError_t launch_four_way_pass(const Key* keys, const Value* values, Key* keys_out,
+                                 Value* values_out, std::int64_t run, std::int64_t n,
+                                 thread::four_way_split* splits, Compare cmp,
+                                 cudaStream_t stream) {
+  constexpr int tile = (THREADS - 1) * ITEMS;
+  const four_run_groups<tile> groups{run, n};
+  const std::int64_t tiles = groups.tiles();
+  const auto partition_grid =
+      static_cast<unsigned>((tiles + four_way_partition_threads - 1) / four_way_partition_threads);
+  four_way_partition_kernel<tile, true><<<partition_grid, four_way_partition_threads, 0, stream>>>(
+      keys, groups, splits, tiles, cmp);
+  four_way_partition_kernel<tile, false><<<partition_grid, four_way_partition_threads, 0, stream>>>(
+      keys, groups, splits, tiles, cmp);
+  four_way_pass_kernel<THREADS, ITEMS, RANKED><<<static_cast<unsigned>(tiles), THREADS, 0, stream>>>(
+      keys, values, keys_out, values_out, groups, splits, cmp);
+  return cudaPeekAtLastError();
+}
+
+}  // namespace detail
+}  // namespace gpusort

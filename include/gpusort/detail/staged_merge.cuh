@@ -1,0 +1,131 @@
+// gpusort/detail/staged_merge.cuh — a block merges pieces of sorted runs that it staged in
+// shared memory, each thread ITEMS outputs through a bitonic merge network in registers.
+//
+// The inner loop of policy::merge's passes (Satish et al., GPU merge sort, step 2): merge
+// path splits a staged pair of pieces again so that each thread owns a job of at most ITEMS
+// consecutive outputs; the thread's piece of a (ascending) and of b (reversed) form a
+// bitonic sequence that an ITEMS-wide half-cleaner network sorts (the paper's 16-wide
+// networks; one per thread instead of two per warp, because on today's GPUs a shuffle costs
+// several register compare-exchanges). Ties are broken by rank, a first, so the merge is
+// stable. The result is written back over the pair's own slots, so the two-way pass merges
+// one pair in place and the four-way pass (detail/four_way_merge.cuh) merges two pairs and
+// then their results without another buffer.
+#pragma once
+
+#include <gpusort/block/tile_io.cuh>
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/ranked.cuh>
+#include <gpusort/thread/merge_path.cuh>
+#include <gpusort/thread/sorting_network.cuh>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace gpusort {
+namespace detail {
+
+// What the networks sort: keys, or keys with their ranks (rank_codec) where ties need them.
+template <bool RANKED, class Key, class Compare>
+using merge_network_item = std::conditional_t<RANKED, typename rank_codec<Key, Compare>::item, Key>;
+
+// Shared memory of a block's staged merges: the staged keys and values, and where each
+// thread's job starts in its run a.
+template <int THREADS, int ITEMS, class Key, class Value>
+struct staged_merge_storage {
+  block::tile_buffer<THREADS, ITEMS, Key> keys;
+  block::tile_buffer<THREADS, ITEMS, Value> values;
+  int job_splits[THREADS];
+};
+
+// Coalesced copy of `count` items into shared memory at `at`.
+template <int THREADS, class T, class Buffer>
+__device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, int at) {
+  if constexpr (has_values<T>) {
+    for (int i = threadIdx.x; i < count; i += THREADS) buffer[at + i] = in[i];
+  }
+}
+
+// A staged pair: run a's piece at [at, at + a_count), run b's right after it.
+struct staged_pair {
+  int at, a_count, b_count;
+};
+
+// One thread's job: outputs [first, last) of its pair's merge (0 <= first <= last <=
+// first + ITEMS). A job that does not end its pair is followed, at the next thread, by the
+// job of the same pair that starts at `last`.
+struct merge_job {
+  staged_pair pair;
+  int first, last;
+  __device__ bool ends_pair() const { return last == pair.a_count + pair.b_count; }
+};
+
+// The whole block, every thread with its job (possibly empty): merges the jobs' pairs and
+// writes each pair's result over the pair's slots. Slot 0 must hold a staged key (it pads
+// empty jobs, whose results are not written). The caller synchronises before it reads the
+// result or stages again.
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
+__device__ __forceinline__ void merge_staged(const merge_job job, Compare cmp,
+                                             staged_merge_storage<THREADS, ITEMS, Key, Value>& shared) {
+  auto& shared_keys = shared.keys;
+  auto& shared_values = shared.values;
+  struct shared_run {
+    block::tile_buffer<THREADS, ITEMS, Key>* buffer;
+    int at;
+    __device__ const Key& operator[](std::int64_t i) const { return (*buffer)[at + static_cast<int>(i)]; }
+  };
+  const staged_pair pair = job.pair;
+  const int a_at = pair.at, b_at = pair.at + pair.a_count;
+  const shared_run a{&shared_keys, a_at}, b{&shared_keys, b_at};
+  // Each thread finds where its job starts in a; where it ends is where the next job starts.
+  shared.job_splits[threadIdx.x] =
+      static_cast<int>(thread::merge_path(a, pair.a_count, b, pair.b_count, job.first, cmp));
+  __syncthreads();
+  const int a_first = shared.job_splits[threadIdx.x];
+  const int b_first = job.first - a_first;
+  const int taken_a =
+      (job.ends_pair() ? pair.a_count : shared.job_splits[threadIdx.x + 1]) - a_first;
+  const int taken_b = (job.last - job.first) - taken_a;
+
+  // Slots between the two pieces (a job shorter than ITEMS) must sort last: with ranks they
+  // are absent; without, they copy the largest item, identical to it (ties_are_identical).
+  const Key& a_top = shared_keys[taken_a > 0 ? a_at + a_first + taken_a - 1 : 0];
+  const Key& b_top = shared_keys[taken_b > 0 ? b_at + b_first + taken_b - 1 : 0];
+  const Key padding = taken_a == 0 ? b_top : (taken_b == 0 || !cmp(a_top, b_top)) ? a_top : b_top;
+  using codec = rank_codec<Key, Compare>;
+  merge_network_item<RANKED, Key, Compare> items[ITEMS];
+  Value values[ITEMS];
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    const bool from_a = r < taken_a;
+    const bool from_b = r >= ITEMS - taken_b;
+    const int from = from_a ? a_at + a_first + r : b_at + b_first + (ITEMS - 1 - r);
+    const Key key = from_a || from_b ? shared_keys[from] : padding;
+    if constexpr (RANKED) {
+      items[r] = codec::make(key, from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank);
+    } else {
+      items[r] = key;
+    }
+    if constexpr (has_values<Value>) values[r] = shared_values[from_a || from_b ? from : 0];
+  }
+  if constexpr (RANKED) {
+    thread::half_cleaner(items, values, codec::compare(cmp), ITEMS / 2);
+  } else {
+    thread::half_cleaner(items, values, cmp, ITEMS / 2);
+  }
+  __syncthreads();
+  const int out_at = pair.at + job.first;
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    if (job.first + r < job.last) {
+      if constexpr (RANKED) {
+        shared_keys[out_at + r] = codec::key(items[r]);
+      } else {
+        shared_keys[out_at + r] = items[r];
+      }
+      if constexpr (has_values<Value>) shared_values[out_at + r] = values[r];
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace gpusort
