@@ -480,6 +480,8 @@ struct algorithm<policy::merge> {
     constexpr bool runs_from_warps = !ranked_items || order_word<Key, Compare>::exists;
     static_assert(!runs_from_warps || tuning::merge_tile <= 2 * warp_runs::run,
                   "a merge tile spans at most two runs");
+    static_assert(!runs_from_warps || warp_runs::run >= tuning::sort_tile,
+                  "merge_plan bounds the four-way tiles by runs of at least a sort tile");
     const bool from_warp_runs = runs_from_warps && n >= merge_warp_runs_from;
     const std::int64_t first_run = from_warp_runs ? warp_runs::run : shape::tile;
     int passes = 0;
