@@ -147,8 +147,9 @@ TEST_CASE("merge: a four-way pass under the sanitizers", "[merge][sanitize]") {
 }
 
 // From merge_four_way_from_bytes of items the passes merge four runs at once: whole sorts
-// through them, the array's last group of runs ragged (u64 keys: one run of 8K keys short of
-// a group at 2^26 + 12345; 16-byte pairs, stable, on 2^25 + 4000 items).
+// through them, the array's last group of runs ragged (u64 keys at 2^26 + 12345: the first
+// pass's last group is one run and a piece of one, the last pass's two runs and a piece;
+// 16-byte pairs, stable, on 2^25 + 4000 items).
 TEST_CASE("merge: four-way passes through the whole sort", "[merge][large]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17);
   check_sort<gpusort::policy::merge, std::uint64_t, no_value>(
