@@ -113,7 +113,8 @@ void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
 // The stable merge of four runs is merge(merge(r0, r1), merge(r2, r3)); at every diagonal,
 // four_way_merge_path must count for each run the items of it that this merge puts before
 // the diagonal.
-template <class Compare>
+// PROBES: outer probes a step (1: one probe, its two searches in a row; more: in step).
+template <int PROBES, class Compare>
 void check_four_way_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
   std::mt19937 rng(seed);
   const int lengths[] = {0, 1, 3, 8, 17, 33};
@@ -137,13 +138,13 @@ void check_four_way_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
       }
       for (std::int64_t d = 0; d <= total; ++d) {
         CAPTURE(int(s), trial, counts[0], counts[1], counts[2], counts[3], d);
-        const auto split = gpusort::thread::four_way_merge_path(starts, counts, d, cmp);
+        const auto split = gpusort::thread::four_way_merge_path<PROBES>(starts, counts, d, cmp);
         for (int j = 0; j < 4; ++j) REQUIRE(split.taken[j] == expected[d].taken[j]);
         // Started from the splits of a diagonal before and one after it.
         const std::int64_t low = static_cast<std::int64_t>(rng() % (d + 1));
         const std::int64_t high = d + static_cast<std::int64_t>(rng() % (total - d + 1));
         CAPTURE(low, high);
-        const auto bounded = gpusort::thread::four_way_merge_path_between(
+        const auto bounded = gpusort::thread::four_way_merge_path_between<PROBES>(
             starts, counts, d, expected[low], expected[high], cmp);
         for (int j = 0; j < 4; ++j) REQUIRE(bounded.taken[j] == expected[d].taken[j]);
       }
@@ -183,8 +184,43 @@ TEST_CASE("merge_path matches std::merge on every diagonal", "[thread][merge_pat
 
 TEST_CASE("four_way_merge_path matches a stable four-way merge on every diagonal",
           "[thread][merge_path]") {
-  SECTION("ascending") { check_four_way_merge_path_all_diagonals(key_less{}, 3u); }
-  SECTION("descending") { check_four_way_merge_path_all_diagonals(key_greater{}, 4u); }
+  SECTION("ascending, one probe") { check_four_way_merge_path_all_diagonals<1>(key_less{}, 3u); }
+  SECTION("descending, one") { check_four_way_merge_path_all_diagonals<1>(key_greater{}, 4u); }
+  SECTION("ascending, two probes") { check_four_way_merge_path_all_diagonals<2>(key_less{}, 5u); }
+  SECTION("ascending, three probes") { check_four_way_merge_path_all_diagonals<3>(key_less{}, 6u); }
+  SECTION("descending, three") { check_four_way_merge_path_all_diagonals<3>(key_greater{}, 7u); }
+  SECTION("ascending, seven probes") { check_four_way_merge_path_all_diagonals<7>(key_less{}, 8u); }
+}
+
+TEST_CASE("merge_paths_between gives each search merge_path's co-rank", "[thread][merge_path]") {
+  // Five searches over runs of their own, each from bounds around its answer (or the whole
+  // grid), so that they end after different numbers of steps.
+  std::mt19937 rng(9u);
+  for (shape s : all_shapes) {
+    for (int trial = 0; trial < 200; ++trial) {
+      constexpr int n = 5;
+      std::vector<tagged> a[n], b[n];
+      gpusort::thread::merge_path_query<const tagged*> q[n];
+      std::int64_t expected[n];
+      for (int j = 0; j < n; ++j) {
+        a[j] = make_run(0, static_cast<int>(rng() % 70), s, rng, key_less{});
+        b[j] = make_run(1, static_cast<int>(rng() % 70), s, rng, key_less{});
+        const std::int64_t na = static_cast<std::int64_t>(a[j].size());
+        const std::int64_t nb = static_cast<std::int64_t>(b[j].size());
+        const std::int64_t d = static_cast<std::int64_t>(rng() % (na + nb + 1));
+        expected[j] = gpusort::thread::merge_path(a[j].data(), na, b[j].data(), nb, d, key_less{});
+        const bool whole = rng() % 3 == 0;
+        const std::int64_t lo = whole ? 0 : expected[j] - static_cast<std::int64_t>(rng() % 9);
+        const std::int64_t hi = whole ? d : expected[j] + static_cast<std::int64_t>(rng() % 9);
+        q[j] = {a[j].data(), b[j].data(), na, nb, d, lo, hi};
+      }
+      gpusort::thread::merge_paths_between(q, key_less{});
+      for (int j = 0; j < n; ++j) {
+        CAPTURE(int(s), trial, j);
+        REQUIRE(q[j].lo == expected[j]);
+      }
+    }
+  }
 }
 
 TEST_CASE("four_way_merge_path uses 64-bit counts", "[thread][merge_path]") {
@@ -220,9 +256,12 @@ TEST_CASE("four_way_merge_path stays inside the runs under a comparator that is 
     // Bounds that claim anything: each split of a random diagonal under the same coin.
     const auto low = gpusort::thread::four_way_merge_path(starts, counts, rng() % (total + 1), coin);
     const auto high = gpusort::thread::four_way_merge_path(starts, counts, rng() % (total + 1), coin);
-    for (const auto& split : {gpusort::thread::four_way_merge_path(starts, counts, d, coin),
-                              gpusort::thread::four_way_merge_path_between(starts, counts, d, low,
-                                                                           high, coin)}) {
+    for (const auto& split : {gpusort::thread::four_way_merge_path<1>(starts, counts, d, coin),
+                              gpusort::thread::four_way_merge_path<3>(starts, counts, d, coin),
+                              gpusort::thread::four_way_merge_path_between<1>(starts, counts, d, low,
+                                                                              high, coin),
+                              gpusort::thread::four_way_merge_path_between<3>(starts, counts, d, low,
+                                                                              high, coin)}) {
       std::int64_t sum = 0;
       for (int j = 0; j < 4; ++j) {
         REQUIRE((split.taken[j] >= 0 && split.taken[j] <= counts[j]));

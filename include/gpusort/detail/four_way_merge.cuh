@@ -65,6 +65,11 @@ struct four_run_groups {
 // search for every tile made the partition cost more than the merge it saves, bench/RESULTS.md
 // run 26).
 constexpr std::int64_t four_way_coarse_stride = 16;
+// Outer probes a step (thread::four_way_merge_path_between): the coarse searches are few
+// chains of dependent loads, which probing several points at once shortens; the others
+// are many, and bound by how many sectors of device memory they read, which more probes
+// would multiply (bench/RESULTS.md run 27).
+constexpr int four_way_coarse_probes = 3, four_way_fine_probes = 1;
 
 // splits[i]: the four co-ranks of tile i's first output; COARSE: of the coarse tiles only,
 // otherwise of the others (after the coarse ones).
@@ -81,7 +86,8 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
   const Key* runs[4];
   for (int j = 0; j < 4; ++j) runs[j] = keys + t.run_begin[j];
   if constexpr (COARSE) {
-    splits[i] = thread::four_way_merge_path(runs, t.run_count, t.position, cmp);
+    splits[i] =
+        thread::four_way_merge_path<four_way_coarse_probes>(runs, t.run_count, t.position, cmp);
   } else {
     const std::int64_t group_tiles = (t.group_count + TILE - 1) / TILE;
     const std::int64_t next_coarse = in_group - past_coarse + four_way_coarse_stride;
@@ -89,8 +95,8 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
         next_coarse < group_tiles
             ? splits[i - past_coarse + four_way_coarse_stride]
             : thread::four_way_split{{t.run_count[0], t.run_count[1], t.run_count[2], t.run_count[3]}};
-    splits[i] = thread::four_way_merge_path_between(runs, t.run_count, t.position,
-                                                    splits[i - past_coarse], high, cmp);
+    splits[i] = thread::four_way_merge_path_between<four_way_fine_probes>(
+        runs, t.run_count, t.position, splits[i - past_coarse], high, cmp);
   }
 }
 

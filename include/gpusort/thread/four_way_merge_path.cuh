@@ -14,8 +14,10 @@
 // of the counts. A comparator that is no strict weak ordering still gets co-ranks inside the
 // runs that sum to the diagonal.
 // Result: taken[j] items of run j precede the diagonal; their sum is the diagonal.
-// Complexity: about log2(w)^2 / 2 comparisons for runs of w items (each inner search is as
-// long as the outer interval that is left), in a chain of dependent loads that long.
+// Complexity: about log2(w)^2 comparisons for runs of w items (each inner search is as long
+// as the outer interval that is left); the outer search probes several points a step and
+// runs their inner searches together, so the chain of dependent loads a thread waits on is
+// a fraction of that (four_way_merge_path_between).
 #pragma once
 
 #include <gpusort/thread/merge_path.cuh>
@@ -36,11 +38,10 @@ struct bounded_pair_merge {
   __host__ __device__ bounded_pair_merge(It a_, std::int64_t a_count_, It b_, std::int64_t b_count_)
       : a(a_), b(b_), a_count(a_count_), b_count(b_count_), a_high(a_count_), b_high(b_count_) {}
 
-  // How many items of a precede diagonal d.
-  template <class Compare>
-  __host__ __device__ std::int64_t co_rank(std::int64_t d, Compare cmp) const {
-    return thread::merge_path_between(a, a_count, b, b_count, d, d - b_high > a_low ? d - b_high : a_low,
-                              d - b_low < a_high ? d - b_low : a_high, cmp);
+  // The search for how many items of a precede diagonal d (thread::merge_paths_between).
+  __host__ __device__ thread::merge_path_query<It> co_rank_query(std::int64_t d) const {
+    return {a, b, a_count, b_count, d, d - b_high > a_low ? d - b_high : a_low,
+            d - b_low < a_high ? d - b_low : a_high};
   }
   // The merge's item at index d (< a_count + b_count), whose co-rank is a_taken.
   template <class Compare>
@@ -72,10 +73,15 @@ struct four_way_split {
 // at or after it are known: every search starts inside their bounds, so it is as long as the
 // items between them, not as the runs. Bounds that are wrong (a comparator that is no strict
 // weak ordering) are clamped to the runs.
-template <class It, class Compare>
+// The outer merge path probes PROBES points of its interval at once (a (PROBES + 1)-ary
+// search), and the inner searches of all of them run in step (thread::merge_paths_between):
+// the thread waits on about log2(w)^2 / (2 log2(PROBES + 1)) dependent loads instead of
+// log2(w)^2, at about (PROBES / log2(PROBES + 1)) times the loads.
+template <int PROBES = 3, class It, class Compare>
 __host__ __device__ inline four_way_split four_way_merge_path_between(
     const It (&runs)[4], const std::int64_t (&counts)[4], std::int64_t diagonal,
     const four_way_split& low, const four_way_split& high, Compare cmp) {
+  static_assert(PROBES >= 1, "at least one probe a step");
   detail::bounded_pair_merge<It> x(runs[0], counts[0], runs[1], counts[1]);
   detail::bounded_pair_merge<It> y(runs[2], counts[2], runs[3], counts[3]);
   x.after(low.taken[0] + low.taken[1], low.taken[0]);
@@ -85,37 +91,52 @@ __host__ __device__ inline four_way_split four_way_merge_path_between(
   const std::int64_t x_count = counts[0] + counts[1], y_count = counts[2] + counts[3];
   // The outer merge path of x and y (thread::merge_path's predicate: ties go to x), inside
   // the grid and the bounds.
-  const std::int64_t grid_lo = diagonal > y_count ? diagonal - y_count : 0;
-  const std::int64_t grid_hi = diagonal < x_count ? diagonal : x_count;
-  const std::int64_t known_lo = low.taken[0] + low.taken[1];
-  const std::int64_t known_hi = high.taken[0] + high.taken[1];
-  std::int64_t lo = known_lo < grid_lo ? grid_lo : known_lo > grid_hi ? grid_hi : known_lo;
-  std::int64_t hi = known_hi > grid_hi ? grid_hi : known_hi < lo ? lo : known_hi;
+  std::int64_t lo = low.taken[0] + low.taken[1], hi = high.taken[0] + high.taken[1];
+  clamp_to_merge_grid(x_count, y_count, diagonal, lo, hi);
   while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    const std::int64_t mirror = diagonal - 1 - mid;
-    const std::int64_t x_taken = x.co_rank(mid, cmp);
-    const std::int64_t y_taken = y.co_rank(mirror, cmp);
-    if (cmp(y.item(mirror, y_taken, cmp), x.item(mid, x_taken, cmp))) {
-      hi = mid;
-      x.before(mid, x_taken);
-      y.after(mirror, y_taken);
-    } else {
-      lo = mid + 1;
-      x.after(mid, x_taken);
-      y.before(mirror, y_taken);
+    // Probe p at lo + (hi - lo)(p + 1)/(PROBES + 1), in [lo, hi): x's item `mid` lies after
+    // the diagonal iff y's item before its mirror follows it.
+    std::int64_t mid[PROBES];
+    merge_path_query<It> q[2 * PROBES];
+#pragma unroll
+    for (int p = 0; p < PROBES; ++p) {
+      mid[p] = lo + (hi - lo) * (p + 1) / (PROBES + 1);
+      q[2 * p] = x.co_rank_query(mid[p]);
+      q[2 * p + 1] = y.co_rank_query(diagonal - 1 - mid[p]);
+    }
+    merge_paths_between(q, cmp);
+    // The interval between the last probe before the diagonal and the first after it; their
+    // co-ranks bound every later inner search. (Indices stay compile-time constants, so
+    // that the probes live in registers.)
+    bool found = false;
+#pragma unroll
+    for (int p = 0; p < PROBES; ++p) {
+      if (found) continue;
+      const std::int64_t mirror = diagonal - 1 - mid[p];
+      if (cmp(y.item(mirror, q[2 * p + 1].lo, cmp), x.item(mid[p], q[2 * p].lo, cmp))) {
+        found = true;
+        hi = mid[p] > lo ? mid[p] : lo;  // a comparator that is no order may contradict lo
+        x.before(mid[p], q[2 * p].lo);
+        y.after(mirror, q[2 * p + 1].lo);
+      } else {
+        lo = mid[p] + 1;
+        x.after(mid[p], q[2 * p].lo);
+        y.before(mirror, q[2 * p + 1].lo);
+      }
     }
   }
-  const std::int64_t x_taken = x.co_rank(lo, cmp);
-  const std::int64_t y_taken = y.co_rank(diagonal - lo, cmp);
+  merge_path_query<It> x_last = x.co_rank_query(lo), y_last = y.co_rank_query(diagonal - lo);
+  merge_path_between(x_last, cmp);
+  merge_path_between(y_last, cmp);
+  const std::int64_t x_taken = x_last.lo, y_taken = y_last.lo;
   return {{x_taken, lo - x_taken, y_taken, diagonal - lo - y_taken}};
 }
 
-template <class It, class Compare>
+template <int PROBES = 3, class It, class Compare>
 __host__ __device__ inline four_way_split four_way_merge_path(const It (&runs)[4],
                                                               const std::int64_t (&counts)[4],
                                                               std::int64_t diagonal, Compare cmp) {
-  return four_way_merge_path_between(runs, counts, diagonal, four_way_split{{0, 0, 0, 0}},
+  return four_way_merge_path_between<PROBES>(runs, counts, diagonal, four_way_split{{0, 0, 0, 0}},
                                      four_way_split{{counts[0], counts[1], counts[2], counts[3]}},
                                      cmp);
 }
