@@ -25,10 +25,6 @@
 namespace gpusort {
 namespace thread {
 
-// merge_path where the co-rank is known to lie in [lo, hi] (bounds from the co-ranks of
-// neighbouring diagonals): a search of ceil(log2(hi - lo + 1)) comparisons. The bounds are
-// first clamped to the grid, so that a comparator that is no strict weak ordering (whose
-// "known" bounds may be wrong) still gives a co-rank inside both runs.
 // [lo, hi] intersected with the grid: at least diagonal - b_count items must come from a,
 // at most diagonal (or all of a).
 __host__ __device__ inline void clamp_to_merge_grid(std::int64_t a_count, std::int64_t b_count,
@@ -40,6 +36,10 @@ __host__ __device__ inline void clamp_to_merge_grid(std::int64_t a_count, std::i
   hi = hi > grid_hi ? grid_hi : hi < lo ? lo : hi;
 }
 
+// merge_path where the co-rank is known to lie in [lo, hi] (bounds from the co-ranks of
+// neighbouring diagonals): a search of ceil(log2(hi - lo + 1)) comparisons. The bounds are
+// first clamped to the grid, so that a comparator that is no strict weak ordering (whose
+// "known" bounds may be wrong) still gives a co-rank inside both runs.
 template <class ItA, class ItB, class Compare>
 __host__ __device__ inline std::int64_t merge_path_between(ItA a, std::int64_t a_count, ItB b,
                                                            std::int64_t b_count,
@@ -59,8 +59,8 @@ __host__ __device__ inline std::int64_t merge_path_between(ItA a, std::int64_t a
   return lo;
 }
 
-// One merge_path_between search: runs a and b, the diagonal, the known bounds [lo, hi];
-// the query forms of merge_path_between leave the co-rank in lo.
+// One merge_path_between search: runs a and b, the diagonal, the known bounds [lo, hi].
+// merge_path_between(query) and merge_paths_between leave the co-rank in lo.
 template <class It>
 struct merge_path_query {
   It a, b;
