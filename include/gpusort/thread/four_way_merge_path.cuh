@@ -136,9 +136,9 @@ template <int PROBES = 3, class It, class Compare>
 __host__ __device__ inline four_way_split four_way_merge_path(const It (&runs)[4],
                                                               const std::int64_t (&counts)[4],
                                                               std::int64_t diagonal, Compare cmp) {
-  return four_way_merge_path_between<PROBES>(runs, counts, diagonal, four_way_split{{0, 0, 0, 0}},
-                                     four_way_split{{counts[0], counts[1], counts[2], counts[3]}},
-                                     cmp);
+  return four_way_merge_path_between<PROBES>(
+      runs, counts, diagonal, four_way_split{{0, 0, 0, 0}},
+      four_way_split{{counts[0], counts[1], counts[2], counts[3]}}, cmp);
 }
 
 }  // namespace thread
