@@ -154,11 +154,7 @@ __global__ void __launch_bounds__(THREADS)
   merge_staged<THREADS, ITEMS, RANKED>(
       merge_job{staged_pair{0, low, high}, first, min(first + ITEMS, out_count)}, cmp, shared);
   __syncthreads();
-  const std::int64_t out = t.start + t.position;
-  for (int i = threadIdx.x; i < out_count; i += THREADS) {
-    keys_out[out + i] = shared.keys[i];
-    if constexpr (has_values<Value>) values_out[out + i] = shared.values[i];
-  }
+  write_staged(shared, out_count, keys_out, values_out, t.start + t.position);
 }
 
 // Threads per block of the partition kernel.

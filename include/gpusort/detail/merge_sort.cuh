@@ -228,10 +228,7 @@ __device__ __forceinline__ void merge_pass_tile(
       merge_job{staged_pair{0, a_count, b_count}, first, min(first + ITEMS, out_count)}, cmp,
       shared);
   __syncthreads();
-  for (int i = threadIdx.x; i < out_count; i += THREADS) {
-    keys_out[position + i] = shared.keys[i];
-    if constexpr (has_values<Value>) values_out[position + i] = shared.values[i];
-  }
+  write_staged(shared, out_count, keys_out, values_out, position);
 }
 
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Pairing,

@@ -45,6 +45,18 @@ __device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, in
   }
 }
 
+// Coalesced copy of the first `count` staged items (values alongside) to out[at, at + count):
+// how a pass writes its merged tile.
+template <int THREADS, int ITEMS, class Key, class Value>
+__device__ __forceinline__ void write_staged(
+    staged_merge_storage<THREADS, ITEMS, Key, Value>& shared, int count, Key* keys_out,
+    Value* values_out, std::int64_t at) {
+  for (int i = threadIdx.x; i < count; i += THREADS) {
+    keys_out[at + i] = shared.keys[i];
+    if constexpr (has_values<Value>) values_out[at + i] = shared.values[i];
+  }
+}
+
 // A staged pair: run a's piece at [at, at + a_count), run b's right after it.
 struct staged_pair {
   int at, a_count, b_count;

@@ -59,7 +59,6 @@
 namespace gpusort {
 namespace detail {
 
-
 template <class Key, class Value>
 struct warpsort_tuning : warp_run_tuning<Key, Value> {
   using runs = warp_run_tuning<Key, Value>;
