@@ -113,7 +113,7 @@ void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
 // The stable merge of four runs is merge(merge(r0, r1), merge(r2, r3)); at every diagonal,
 // four_way_merge_path must count for each run the items of it that this merge puts before
 // the diagonal.
-// PROBES: outer probes a step (1: one probe, its two searches in a row; more: in step).
+// PROBES: outer probes a step (1: a binary search; more: a (PROBES + 1)-ary one).
 template <int PROBES, class Compare>
 void check_four_way_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
   std::mt19937 rng(seed);
