@@ -96,16 +96,18 @@ struct randomized_sample_tuning {
   // registers, one block per SM: u32 2^22 8 % slower). Tiles are whole numbers of the unit,
   // about 2048 of them, at most 128K items: 2^28 u32 -> 128K-item tiles, a table of 2K rows.
   static constexpr int tile_unit = item_bytes <= 4 ? 2 * chunk : chunk;
-  // The ordered ranks stage `items` a thread, but pairs of more than 8 bytes twice that, for
-  // the same reason. H100 (run 28): u64:u32 and u32:u64 2^27 12-15 % faster, 16-byte key :
-  // u32 2^26 11 %, 16-byte key : u64 2^26 11 %, u64:u64 2^27 6 %; from 2^20 to 2^24 within
-  // -5 to +1 %, but for u64:u64 at 2^22: 5.5 % slower.
-  // Pairs of 8 bytes (32 a thread spill: u32:u32 2^24 22 % slower) and ordered keys alone
-  // (16-byte keys 6-11 % slower) keep `items`.
+  // The ordered ranks stage `items` a thread, but pairs of 9 to 32 bytes twice that, for the
+  // same reason. H100 (run 28): u64:u32 and u32:u64 2^27 12-15 % faster, 16-byte key : u32
+  // and : u64 2^26 11 %, u64:u64 2^27 6 %; from 2^20 to 2^24 within -5 to +1 %, but u64:u64
+  // at 2^22 5.5 % slower. Pairs of 8 bytes (32 a thread spill: u32:u32 2^24 22 % slower) and
+  // ordered keys alone (16-byte keys 6-11 % slower) keep `items`; so do wider items (not
+  // measured, and their doubled chunk would outgrow shared memory sooner).
+  static constexpr bool doubled_ranked_chunk =
+      has_values<Value> && item_bytes > 8 && item_bytes <= 32;
   template <class Compare>
   static constexpr int scatter_items = !needs_ranks<Key, Value, Compare> ? tile_unit / threads
-                                       : has_values<Value> && item_bytes > 8 ? 2 * items
-                                                                             : items;
+                                       : doubled_ranked_chunk            ? 2 * items
+                                                                         : items;
   static constexpr std::int64_t target_tiles = 2048, max_chunks = 32 * chunk / tile_unit;
   // The sample is one block's tile: k·a <= 4096, a = 4096/k by default (16 for k = 256).
   static constexpr int sample_items = 16;
