@@ -16,6 +16,7 @@ using gpusort::detail::warpsort_pair;
 using gpusort::detail::warpsort_shape;
 using gpusort::detail::warpsort_tuning;
 using gpusort::detail::warpsort_uniform_pairs;
+using gpusort::detail::warpsort_whole_waves;
 using gpusort::detail::no_value;
 
 template <class Key, class Value>
@@ -198,4 +199,38 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
     const int tuned_width = width_u32(e);
     if (tuned_width > 64) REQUIRE(n / shape::warp_outputs(tuned_width, n) >= busy);
   }
+}
+
+TEST_CASE("warpsort: merge ranges stretched to whole waves of the device", "[warpsort]") {
+  // Every output in exactly one range, never more ranges than the plan's (they size the
+  // co-rank table), whole waves of whole merge steps where the plan has at least one wave
+  // and fewer than stretch_below_waves.
+  using gpusort::detail::stretch_below_waves;
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 4000; ++trial) {
+    const std::int64_t n = 1 + static_cast<std::int64_t>(rng() % (std::int64_t(1) << (10 + trial % 22)));
+    const std::int64_t granule = std::int64_t(32) << (rng() % 5);  // t / 2 for t = 64 .. 1024
+    const std::int64_t outputs = granule * (rng() % 2 == 0 ? 16 : 32);
+    const std::int64_t resident = 1 + static_cast<std::int64_t>(rng() % 4000);
+    CAPTURE(n, outputs, granule, resident);
+    const auto split = warpsort_whole_waves(n, outputs, granule, resident);
+    const std::int64_t ranges = (n + outputs - 1) / outputs;
+    REQUIRE(split.outputs >= outputs);
+    REQUIRE(split.outputs % granule == 0);
+    REQUIRE(split.ranges == (n + split.outputs - 1) / split.outputs);
+    REQUIRE(split.ranges <= ranges);
+    const std::int64_t waves = ranges / resident;
+    if (waves == 0 || waves >= stretch_below_waves) {
+      REQUIRE(split.outputs == outputs);
+    } else {
+      REQUIRE(split.ranges <= waves * resident);
+      // The shortest such ranges: one merge step fewer would need more than the whole waves.
+      if (split.outputs > outputs) REQUIRE((split.outputs - granule) * waves * resident < n);
+    }
+  }
+  // The case that motivated it: u32:u32 pairs at 2^24 on an H100, 4096 ranges of 4096 items
+  // (t = 256) and 2640 resident warps become one wave.
+  const auto h100 = warpsort_whole_waves(std::int64_t(1) << 24, 4096, 128, 2640);
+  REQUIRE(h100.ranges <= 2640);
+  REQUIRE(h100.ranges > 2600);
 }

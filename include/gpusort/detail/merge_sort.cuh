@@ -24,6 +24,7 @@
 #include <gpusort/block/bitonic_sort.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/co_rank_search.cuh>
 #include <gpusort/detail/four_way_merge.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/ping_pong.cuh>
@@ -35,7 +36,6 @@
 #include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/merge_path.cuh>
-#include <gpusort/warp/merge_path.cuh>
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -167,24 +167,18 @@ struct single_pair {
 };
 
 // splits[i]: how many items of run a precede the output of block i within its pair. One
-// search per warp (WARP_SEARCH) or per thread.
-template <int TILE, bool WARP_SEARCH, class Key, class Pairing, class Compare>
+// search per warp (BY_WARP) or per thread (detail/co_rank_search.cuh).
+template <int TILE, bool BY_WARP, class Key, class Pairing, class Compare>
 __global__ void merge_partition_kernel(const Key* a_keys, const Key* b_keys, Pairing pairing,
                                        std::int64_t* splits, std::int64_t blocks, Compare cmp) {
-  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t i = WARP_SEARCH ? thread / 32 : thread;
-  if (i >= blocks) return;  // whole warps when WARP_SEARCH
+  const std::int64_t i = co_rank_search_index<BY_WARP>();
+  if (i >= blocks) return;  // whole warps when BY_WARP
   const std::int64_t position = i * TILE;
   const merge_pair pair = pairing(position);
-  const Key* a = a_keys + pair.a_begin;
-  const Key* b = b_keys + pair.b_begin;
-  if constexpr (WARP_SEARCH) {
-    const std::int64_t split =
-        warp::merge_path(a, pair.a_count, b, pair.b_count, position - pair.start, cmp);
-    if (threadIdx.x % 32 == 0) splits[i] = split;
-  } else {
-    splits[i] = thread::merge_path(a, pair.a_count, b, pair.b_count, position - pair.start, cmp);
-  }
+  const std::int64_t split = co_rank<BY_WARP>(a_keys + pair.a_begin, pair.a_count,
+                                              b_keys + pair.b_begin, pair.b_count,
+                                              position - pair.start, cmp);
+  if (co_rank_writer<BY_WARP>()) splits[i] = split;
 }
 
 // The whole block: output tile `tile_index` of a merge pass. split_begin: how many items of
@@ -253,12 +247,6 @@ constexpr std::int64_t merge_blocks_for(std::int64_t n) {
 
 // Threads per block of the partition kernel.
 constexpr int merge_partition_threads = 128;
-// Up to this many searches a warp per search: so few searches leave the device idle while
-// each runs its chain of dependent loads, which warp::merge_path makes 4x shorter. Past it a
-// thread per search: the warp's 32x loads cost more than the latency they hide (H200, merge
-// sort, warp search at every pass against thread search: -8 to -17 % at 2^16-2^22 items,
-// -3 to 0 % at 2^24 (4096 searches), +4 to +10 % at 2^26-2^28).
-constexpr std::int64_t merge_warp_searches_up_to = 4096;
 
 // One merge pass over n output items: a merge-path split per merge tile, then the tiles.
 // splits: scratch for merge_blocks_for(n) + 1 co-ranks. Shared by the sort's passes and
@@ -271,11 +259,9 @@ cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Ke
   using tuning = merge_tuning<Key, Value>;
   constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
   const std::int64_t blocks = merge_blocks_for<Key, Value>(n);
-  const bool warp_search = blocks <= merge_warp_searches_up_to;
-  const std::int64_t searchers = warp_search ? blocks * 32 : blocks;
-  const auto partition_grid =
-      static_cast<unsigned>((searchers + merge_partition_threads - 1) / merge_partition_threads);
-  if (warp_search)
+  const auto partition_grid = static_cast<unsigned>(
+      (co_rank_searchers(blocks) + merge_partition_threads - 1) / merge_partition_threads);
+  if (co_ranks_by_warp(blocks))
     merge_partition_kernel<tuning::merge_tile, true>
         <<<partition_grid, merge_partition_threads, 0, stream>>>(a_keys, b_keys, pairing,
                                                                 splits, blocks, cmp);

@@ -10,23 +10,26 @@
 //    before writing: 4 fewer passes in step 2 than runs of one chunk. Loads and stores go
 //    through the same buffer, coalesced.
 // 2. Pairwise merges: runs of L become runs of 2L; a warp merges with warp::merge_runs (the
-//    t-item bitonic buffer, coalesced reversed fetches of Fig. 5b). Every warp produces a
-//    fixed number of outputs (8t), its range's ends split by thread::merge_path co-ranks
-//    that a small partition kernel computes first, so the work is the same for any input.
+//    t-item bitonic buffer, coalesced reversed fetches of Fig. 5b). Every warp produces the
+//    same number of outputs (8t or 16t, stretched so that the warps fill whole waves of the
+//    device), its range's ends split by merge-path co-ranks, so the work is the same for any
+//    input. Where the ranges are few each warp searches its own two co-ranks; where they
+//    are many a partition kernel computes them first.
 //    Passes go on while more than split_runs runs are left (the paper's l > #SMs).
 // 3. Split: s*k random samples (positions from a hash of the sample index), sorted by one
 //    block, every k-th a splitter. Ties are broken by array position (detail::positioned_less),
-//    so equal keys split evenly too. Each splitter is located in each of the l runs by
-//    binary search; the l x s piece table is scanned bucket-major (device::bucket_offsets),
+//    so equal keys split evenly too. Each splitter is located in each of the l runs by a
+//    warp's search (warp::partition_point); the l x s piece table is scanned bucket-major (device::bucket_offsets),
 //    which gives every piece its place in the output: bucket b's pieces are independent of
 //    every other bucket's.
 // 4. Final merges: the l pieces of each bucket are merged pairwise, log2(l) levels, again
-//    balanced by OUTPUT position: a warp finds the pair its output range falls in by binary
-//    search over the (device-only) piece offsets, so neither skewed buckets nor sorted input
+//    balanced by OUTPUT position: a warp finds the pair its output range falls in by
+//    searching the (device-only) piece offsets, so neither skewed buckets nor sorted input
 //    (where a bucket's pieces all come from one run, and a merge is a copy) unbalance it.
 //    The first level reads the pieces where step 2 left them, so no separate relocation
 //    pass is needed; the last level assembles the buckets in place.
-// All sizes that depend on the data live on the device: grids are sized from n alone.
+// All sizes that depend on the data live on the device: grids are sized from n (and the
+// device's resident warps) alone.
 // Passes over memory: 1 + log2(runs after step 1), as in a pairwise merge sort of those runs.
 // Not stable. Extra memory: one copy of keys (and values), 8 bytes per warp range of a
 // merge pass (n / t) and the step-3 tables (3 x 64 x 128 x 8 bytes at most).
@@ -36,9 +39,11 @@
 #include <gpusort/block/sort_tile.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/co_rank_search.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/positioned.cuh>
 #include <gpusort/detail/ragged.cuh>
+#include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/detail/warp_runs.cuh>
@@ -47,12 +52,14 @@
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
 #include <gpusort/warp/merge_runs.cuh>
+#include <gpusort/warp/partition_point.cuh>
 #include <gpusort/warp/shared_bitonic_merge.cuh>
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -83,16 +90,24 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   static constexpr std::int64_t busy_warps = 2048;
   static constexpr std::int64_t widest_busy_warps = 8 * busy_warps;
   static constexpr int halves_per_warp = 16;
-  // Step 2 stops when at most this many runs are left: the paper's l (64 on 16 SMs); the
-  // merges stay balanced by output anyway, so this only sets the depth of step 4.
-  static constexpr std::int64_t split_runs = 64;
+  // Step 2 stops when at most this many runs are left: the paper's l (64 on 16 SMs). The
+  // merges stay balanced by output anyway, so this only sets the depth of step 4, whose
+  // passes cost 10-30 % more than step 2's (each warp finds its pairs in the piece table,
+  // and the first level's pairs are small). Measured (bench/RESULTS.md run 29, H100): 8
+  // against 64, u32 keys 2^20 13 % faster, 2^22 8 %, 2^24 2.5 %, u32:u32 2^22 7.5 %; 2
+  // against 4 only 1-2 % faster at 2^20-2^22 (4 keeps step 4 a merge of several levels).
+  static constexpr std::int64_t split_runs = 4;
   // Step 3: s buckets (s - 1 splitters) from s*k samples sorted by one block in static
-  // shared memory.
-  static constexpr int sample_threads = 128;
-  static constexpr int sample_items =
-      items_fitting_shared(sample_threads, sizeof(positioned_key<Key>), 0, 16);
-  static constexpr int samples = sample_threads * sample_items;
+  // shared memory. That sort is a chain of latencies on one SM (H100: k = 16, 42 us, 5 % of
+  // a sort of 2^24 u32 keys; k = 4, 10 us), and oversampling only evens out the buckets'
+  // sizes, which step 4 does not need: its merges are balanced by output position whatever
+  // the sizes. So k is small: the target below, less where the samples would not fit.
   static constexpr int buckets = 128;
+  static constexpr int target_oversampling = 4;
+  static constexpr int sample_threads = 128;
+  static constexpr int sample_items = items_fitting_shared(
+      sample_threads, sizeof(positioned_key<Key>), 0, buckets * target_oversampling / sample_threads);
+  static constexpr int samples = sample_threads * sample_items;
   static constexpr int oversampling = samples / buckets;  // k
   static constexpr std::uint64_t sample_seed = 0x9e3779b97f4a7c15ull;
   static_assert(oversampling >= 1, "fewer samples than buckets");
@@ -134,6 +149,7 @@ struct warpsort_pair {
 struct warpsort_uniform_pairs {
   std::int64_t n, run;
   __host__ __device__ std::int64_t find(std::int64_t position) const { return position / (2 * run); }
+  __device__ std::int64_t find_by_warp(std::int64_t position) const { return find(position); }
   __host__ __device__ warpsort_pair operator[](std::int64_t q) const {
     const std::int64_t begin = q * 2 * run;
     const std::int64_t middle = begin + run < n ? begin + run : n;
@@ -172,6 +188,14 @@ struct warpsort_bucket_pairs {
       else hi = mid;
     }
     return lo;
+  }
+  // find, searched by the whole warp (all 32 lanes call it with the same position): a few
+  // steps of 32 probes instead of a chain of log2(pairs) dependent loads.
+  __device__ std::int64_t find_by_warp(std::int64_t position) const {
+    const std::int64_t pair_count = static_cast<std::int64_t>(runs) * buckets / (2 * group);
+    return warp::partition_point(1, pair_count, [&](std::int64_t q) {
+             return offset_at(q * 2 * group) > position;
+           }) - 1;
   }
   __host__ __device__ warpsort_pair operator[](std::int64_t q) const {
     const std::int64_t c = q * 2 * group;
@@ -227,37 +251,52 @@ __device__ __forceinline__ void warpsort_rank_merge(const Key* a, const Value* a
   }
 }
 
-// Co-ranks of the merge pass: splits[w] = how many items of run a precede output position
-// w * warp_outputs within its pair (thread::merge_path). One thread per warp range, in a
-// kernel of its own: the searches' global-memory latency then overlaps across thousands of
-// threads instead of stalling each merging warp.
+// The pair that output `position` falls in: found by this thread or by its whole warp.
+template <bool BY_WARP, class Pairs>
+__device__ __forceinline__ std::int64_t warpsort_find_pair(const Pairs& pairs, std::int64_t position) {
+  if constexpr (BY_WARP) return pairs.find_by_warp(position);
+  else return pairs.find(position);
+}
+
+// How many items of its pair's run a precede output `position` within the pair
+// (thread::merge_path), searched by this thread or by its whole warp.
+template <bool BY_WARP, class Pairs, class Key, class Compare>
+__device__ __forceinline__ std::int64_t warpsort_co_rank(const Key* keys, const Pairs& pairs,
+                                                         std::int64_t position, Compare cmp) {
+  const warpsort_pair pair = pairs[warpsort_find_pair<BY_WARP>(pairs, position)];
+  return co_rank<BY_WARP>(keys + pair.a_begin, pair.a_count, keys + pair.b_begin, pair.b_count,
+                          position - pair.out_begin, cmp);
+}
+
+// Co-ranks of a merge pass with many warp ranges: splits[w] = warpsort_co_rank at w *
+// warp_outputs, a thread each, in a kernel of its own, so that the searches' latency overlaps
+// across thousands of them instead of stalling each merging warp.
 template <class Pairs, class Key, class Compare>
 __global__ void warpsort_partition_kernel(const Key* keys, std::int64_t warp_outputs,
                                           std::int64_t ranges, Pairs pairs, std::int64_t* splits,
                                           Compare cmp) {
   const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (w >= ranges) return;
-  const std::int64_t position = w * warp_outputs;
-  const warpsort_pair pair = pairs[pairs.find(position)];
-  splits[w] = thread::merge_path(keys + pair.a_begin, pair.a_count, keys + pair.b_begin,
-                                 pair.b_count, position - pair.out_begin, cmp);
+  splits[w] = warpsort_co_rank<false>(keys, pairs, w * warp_outputs, cmp);
 }
 
-// Warp w's share of a merge pass: outputs [first, last), possibly spanning several pairs.
-// Only the range's two ends can fall inside a pair; their co-ranks come from `splits`.
+// A warp's share of a merge pass: outputs [first, last), possibly spanning several pairs.
+// Only the range's two ends can fall inside a pair; first_split and last_split are their
+// co-ranks (warpsort_co_rank), read only where they do.
 template <int M, bool RANK, class Pairs, class Key, class Value, class Compare>
 __device__ __forceinline__ void warpsort_merge_range(const Key* keys_in, const Value* values_in,
                                                      Key* keys_out, Value* values_out,
                                                      std::int64_t first, std::int64_t last,
-                                                     const std::int64_t* splits, std::int64_t w,
-                                                     const Pairs& pairs, Compare cmp,
+                                                     std::int64_t first_split,
+                                                     std::int64_t last_split, const Pairs& pairs,
+                                                     Compare cmp,
                                                      warp::merge_runs_storage<Key, Value, M>& storage) {
   for (std::int64_t p = first; p < last;) {
-    const warpsort_pair pair = pairs[pairs.find(p)];
+    const warpsort_pair pair = pairs[warpsort_find_pair<true>(pairs, p)];
     const std::int64_t end = pair.out_end < last ? pair.out_end : last;
     const std::int64_t d0 = p - pair.out_begin, d1 = end - pair.out_begin;
-    const std::int64_t i0 = p > pair.out_begin ? splits[w] : 0;
-    const std::int64_t i1 = end < pair.out_end ? splits[w + 1] : pair.a_count;
+    const std::int64_t i0 = p > pair.out_begin ? first_split : 0;
+    const std::int64_t i1 = end < pair.out_end ? last_split : pair.a_count;
     const std::int64_t j0 = d0 - i0;
     // Consistent pieces whatever the comparator: never outside the runs or the range.
     const std::int64_t count = d1 - d0;
@@ -279,7 +318,11 @@ __device__ __forceinline__ void warpsort_merge_range(const Key* keys_in, const V
   }
 }
 
-template <int M, int WARPS, bool RANK, class Pairs, class Key, class Value, class Compare>
+// SEARCH: each warp searches its range's two co-ranks itself (few ranges: all of them run
+// at once, and a separate partition launch would only add its own latency); otherwise they
+// come from warpsort_partition_kernel's `splits`.
+template <int M, int WARPS, bool RANK, bool SEARCH, class Pairs, class Key, class Value,
+          class Compare>
 __global__ void __launch_bounds__(32 * WARPS)
     warpsort_merge_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                           Value* values_out, std::int64_t n, std::int64_t warp_outputs,
@@ -290,8 +333,16 @@ __global__ void __launch_bounds__(32 * WARPS)
   const std::int64_t first = w * warp_outputs;
   if (first >= n) return;
   const std::int64_t last = first + warp_outputs < n ? first + warp_outputs : n;
-  warpsort_merge_range<M, RANK>(keys_in, values_in, keys_out, values_out, first, last, splits, w,
-                                pairs, cmp, storage[lw]);
+  std::int64_t first_split = 0, last_split = 0;
+  if constexpr (SEARCH) {
+    first_split = warpsort_co_rank<true>(keys_in, pairs, first, cmp);
+    if (last < n) last_split = warpsort_co_rank<true>(keys_in, pairs, last, cmp);
+  } else {
+    first_split = splits[w];
+    if (last < n) last_split = splits[w + 1];
+  }
+  warpsort_merge_range<M, RANK>(keys_in, values_in, keys_out, values_out, first, last,
+                                first_split, last_split, pairs, cmp, storage[lw]);
 }
 
 // ---- step 3 -------------------------------------------------------------------------------
@@ -330,22 +381,20 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-// Items of the sorted run (positions run_begin..) that precede the splitter: lower bound.
+// Items of the sorted run (positions run_begin..) that precede the splitter: lower bound,
+// searched by the whole warp (a few steps of 32 probes instead of log2(length) dependent
+// loads: with few pieces, the locate launch is that chain of latencies).
 template <class Key, class Compare>
 __device__ __forceinline__ std::int64_t warpsort_splitter_rank(const Key* run, std::int64_t run_begin,
                                                                std::int64_t length,
                                                                const positioned_key<Key>& s,
                                                                Compare cmp) {
-  std::int64_t lo = 0, hi = length;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (precedes(run[mid], run_begin + mid, s.key, s.position, cmp)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return warp::partition_point(0, length, [&](std::int64_t i) {
+    return !precedes(run[i], run_begin + i, s.key, s.position, cmp);
+  });
 }
 
-// One thread per piece (run x, bucket b): its size and where it starts within its run.
+// One warp per piece (run x, bucket b): its size and where it starts within its run.
 // Runs past the array (the table is padded to a power of two of runs) are empty.
 template <class Key, class Compare>
 __global__ void warpsort_locate_kernel(const Key* keys, std::int64_t n, std::int64_t run,
@@ -353,8 +402,8 @@ __global__ void warpsort_locate_kernel(const Key* keys, std::int64_t n, std::int
                                        const positioned_key<Key>* splitters,
                                        std::int64_t* counts, std::int64_t* piece_begins,
                                        Compare cmp) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= static_cast<std::int64_t>(runs) * buckets) return;
+  const std::int64_t i = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (i >= static_cast<std::int64_t>(runs) * buckets) return;  // whole warps
   const std::int64_t x = i / buckets;
   const int b = static_cast<int>(i - x * buckets);
   const std::int64_t begin = x * run < n ? x * run : n;
@@ -363,8 +412,10 @@ __global__ void warpsort_locate_kernel(const Key* keys, std::int64_t n, std::int
   const std::int64_t lo = b == 0 ? 0 : warpsort_splitter_rank(r, begin, length, splitters[b - 1], cmp);
   std::int64_t hi = b == buckets - 1 ? length : warpsort_splitter_rank(r, begin, length, splitters[b], cmp);
   hi = hi < lo ? lo : hi;
-  counts[i] = hi - lo;
-  piece_begins[i] = lo;
+  if (threadIdx.x % 32 == 0) {
+    counts[i] = hi - lo;
+    piece_begins[i] = lo;
+  }
 }
 
 // ---- plan and driver ----------------------------------------------------------------------
@@ -434,6 +485,30 @@ struct warpsort_plan : warpsort_shape<Key, Value> {
   }
 };
 
+// A merge pass's split of its n outputs: `outputs` a warp, `ranges` warps.
+struct warpsort_ranges {
+  std::int64_t outputs, ranges;
+};
+
+// The plan's ranges of `outputs` items stretched to whole waves of the `resident` warps the
+// device holds at once, where they fill fewer than stretch_below_waves waves: there a last
+// partial wave leaves most SMs idle while it runs (u32:u32 pairs at 2^24 on an H100: 4096
+// ranges on 2640 resident warps, 1.55 waves; one wave of longer ranges is 6 % faster). With
+// more waves the partial one overlaps the others' ends (u32 at 2^28, 10.3 waves: stretched,
+// 1.6 % slower). Only ever fewer, longer ranges (the plan's count sizes the co-rank table),
+// each a multiple of `granule` outputs (a merge step's, so that no step is partial).
+constexpr std::int64_t stretch_below_waves = 4;
+constexpr warpsort_ranges warpsort_whole_waves(std::int64_t n, std::int64_t outputs,
+                                               std::int64_t granule, std::int64_t resident) {
+  const std::int64_t ranges = (n + outputs - 1) / outputs;
+  const std::int64_t waves = resident > 0 ? ranges / resident : 0;
+  if (waves == 0 || waves >= stretch_below_waves) return {outputs, ranges};
+  const std::int64_t warps = waves * resident;
+  const std::int64_t fitting = ((n + warps - 1) / warps + granule - 1) / granule * granule;
+  const std::int64_t stretched = fitting > outputs ? fitting : outputs;
+  return {stretched, (n + stretched - 1) / stretched};
+}
+
 template <class Key, class Value, int M, bool RANK, class Pairs, class Compare>
 cudaError_t warpsort_merge_pass(const warpsort_plan<Key, Value>& plan, void* temp,
                                 const Key* keys_in, const Value* values_in, Key* keys_out,
@@ -442,14 +517,25 @@ cudaError_t warpsort_merge_pass(const warpsort_plan<Key, Value>& plan, void* tem
   using tuning = warpsort_tuning<Key, Value>;
   constexpr int warps = tuning::warps_per_block;
   constexpr int partition_threads = 128;
+  // Few ranges: each warp searches its own co-ranks; many: a partition kernel first.
+  const bool searching = co_ranks_by_warp(plan.ranges);
+  const auto merge_kernel =
+      searching ? warpsort_merge_kernel<M, warps, RANK, true, Pairs, Key, Value, Compare>
+                : warpsort_merge_kernel<M, warps, RANK, false, Pairs, Key, Value, Compare>;
+  unsigned resident_blocks = 0;
+  if (cudaError_t e = resident_grid(merge_kernel, 32 * warps, 0,
+                                    std::numeric_limits<std::int64_t>::max(), resident_blocks))
+    return e;
+  const warpsort_ranges split = warpsort_whole_waves(
+      n, plan.warp_outputs, 16 * M, static_cast<std::int64_t>(resident_blocks) * warps);
   std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 7);
-  warpsort_partition_kernel<<<static_cast<unsigned>((plan.ranges + partition_threads - 1) /
-                                                    partition_threads),
-                              partition_threads, 0, stream>>>(keys_in, plan.warp_outputs,
-                                                              plan.ranges, pairs, splits, cmp);
-  warpsort_merge_kernel<M, warps, RANK>
-      <<<static_cast<unsigned>((plan.ranges + warps - 1) / warps), 32 * warps, 0, stream>>>(
-          keys_in, values_in, keys_out, values_out, n, plan.warp_outputs, splits, pairs, cmp);
+  if (!searching)
+    warpsort_partition_kernel<<<static_cast<unsigned>((split.ranges + partition_threads - 1) /
+                                                      partition_threads),
+                                partition_threads, 0, stream>>>(keys_in, split.outputs,
+                                                                split.ranges, pairs, splits, cmp);
+  merge_kernel<<<static_cast<unsigned>((split.ranges + warps - 1) / warps), 32 * warps, 0, stream>>>(
+      keys_in, values_in, keys_out, values_out, n, split.outputs, splits, pairs, cmp);
   return cudaPeekAtLastError();
 }
 
@@ -482,7 +568,7 @@ cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, K
   if (cudaError_t e = cudaPeekAtLastError()) return e;
   constexpr int locate_threads = 128;
   const std::int64_t pieces = static_cast<std::int64_t>(plan.runs) * tuning::buckets;
-  warpsort_locate_kernel<<<static_cast<unsigned>((pieces + locate_threads - 1) / locate_threads),
+  warpsort_locate_kernel<<<static_cast<unsigned>((32 * pieces + locate_threads - 1) / locate_threads),
                            locate_threads, 0, stream>>>(keys, n, plan.run_after_step2, plan.runs,
                                                         tuning::buckets, splitters, counts,
                                                         piece_begins, cmp);
