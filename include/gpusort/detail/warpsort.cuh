@@ -32,7 +32,7 @@
 // device's resident warps) alone.
 // Passes over memory: 1 + log2(runs after step 1), as in a pairwise merge sort of those runs.
 // Not stable. Extra memory: one copy of keys (and values), 8 bytes per warp range of a
-// merge pass (n / t) and the step-3 tables (3 x 64 x 128 x 8 bytes at most).
+// merge pass (n / t) and the step-3 tables (3 x split_runs x 128 x 8 bytes at most).
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
