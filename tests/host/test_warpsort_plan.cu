@@ -5,6 +5,7 @@
 
 #include <gpusort/detail/warpsort.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -182,19 +183,25 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   STATIC_REQUIRE(!warpsort_supports_width<u32, u32>(1024));
   STATIC_REQUIRE(!warpsort_supports_width<u32, no_value>(2048));
 
-  // A warp takes 16 or 32 buffer halves; 32 only where the pass still has busy_warps warps,
-  // and a tuned width above 64 always leaves them.
+  // A warp takes 16 buffer halves, doubled only while the pass keeps busy_warps warps, up
+  // to 32 halves or long_range outputs (whichever is more); a tuned width above 64 always
+  // leaves them.
   using shape = warpsort_shape<u32, no_value>;
   constexpr std::int64_t busy = warpsort_tuning<u32, no_value>::busy_warps;
+  constexpr std::int64_t long_range = warpsort_tuning<u32, no_value>::long_range;
   for (int e = 10; e <= 31; ++e) {
     const std::int64_t n = std::int64_t(1) << e;
     CAPTURE(e);
     for (int width : {64, 128, 256, 512, 1024}) {
+      CAPTURE(width);
       const std::int64_t outputs = shape::warp_outputs(width, n);
       const std::int64_t half = width / 2;
-      REQUIRE((outputs == 16 * half || outputs == 32 * half));
-      if (outputs == 32 * half) REQUIRE(n / outputs >= busy);
-      else REQUIRE(n / (2 * outputs) < busy);
+      const std::int64_t most = std::max(32 * half, long_range);
+      REQUIRE(outputs % (16 * half) == 0);
+      REQUIRE((outputs / (16 * half) & (outputs / (16 * half) - 1)) == 0);  // 16 halves x 2^j
+      REQUIRE(outputs <= most);
+      if (outputs > 16 * half) REQUIRE(n / outputs >= busy);
+      if (2 * outputs <= most) REQUIRE(n / (2 * outputs) < busy);
     }
     const int tuned_width = width_u32(e);
     if (tuned_width > 64) REQUIRE(n / shape::warp_outputs(tuned_width, n) >= busy);

@@ -77,7 +77,10 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // amortise its range's two merge-path searches, both as long as a pass keeps busy_warps
   // warps: by default t is the widest that keeps them with 16 halves (64 at 2^20, 256 from
   // 2^22, 512 for 4-byte items from 2^23, 1024 from 2^27: see widest_busy_warps), then a warp
-  // takes 32 halves if that keeps them.
+  // takes 32 halves if that keeps them, and narrow buffers (t <= 256) up to long_range
+  // outputs: a range's start (its co-ranks, and for pairs the two searches for ties with the
+  // padding) is a chain of a dozen dependent loads. Measured (run 29, t = 256, 64 halves
+  // against 32): u32:u32 2^26 4.5 % and 2^28 3.0 % faster, 16-byte keys 2^26 2.3 %, u64 1 %.
   // Widths: t >= 64 (the paper's minimum), t/32 items per lane in registers, so at most 256,
   // or 1024 for 4-byte items (more spills registers). Measured (bench_warpsort width study and
   // bench/RESULTS.md runs 22-23, H100): t = 64 is 1.22-1.63x ahead of 256 at 2^20 for every item
@@ -90,6 +93,7 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   static constexpr std::int64_t busy_warps = 2048;
   static constexpr std::int64_t widest_busy_warps = 8 * busy_warps;
   static constexpr int halves_per_warp = 16;
+  static constexpr std::int64_t long_range = 8192;
   // Step 2 stops when at most this many runs are left: the paper's l (64 on 16 SMs). The
   // merges stay balanced by output anyway, so this only sets the depth of step 4, whose
   // passes cost 10-30 % more than step 2's (each warp finds its pairs in the piece table,
@@ -432,10 +436,14 @@ struct warpsort_shape {
   std::size_t scan_bytes = 0;
 
   // Outputs per warp in a merge pass of n items for buffer width t (t/2 items per half):
-  // halves_per_warp halves, or twice that where n still gives busy_warps warps.
+  // halves_per_warp halves, doubled while n still gives busy_warps warps, up to twice the
+  // halves or long_range outputs, whichever is more.
   static constexpr std::int64_t warp_outputs(int width, std::int64_t n) {
-    const std::int64_t outputs = static_cast<std::int64_t>(tuning::halves_per_warp) * (width / 2);
-    return n / (2 * outputs) >= tuning::busy_warps ? 2 * outputs : outputs;
+    const std::int64_t halves = static_cast<std::int64_t>(tuning::halves_per_warp) * (width / 2);
+    const std::int64_t most = 2 * halves > tuning::long_range ? 2 * halves : tuning::long_range;
+    std::int64_t outputs = halves;
+    while (2 * outputs <= most && n / (2 * outputs) >= tuning::busy_warps) outputs *= 2;
+    return outputs;
   }
 
   explicit warpsort_shape(std::int64_t n) {
