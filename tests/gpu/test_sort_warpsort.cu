@@ -87,6 +87,17 @@ TEST_CASE("warpsort: 2^24 keys on every distribution", "[warpsort][large]") {
                                                 gpusort::less{}, false);
 }
 
+TEST_CASE("warpsort: merge passes stretched to whole waves of the device", "[warpsort][large]") {
+  // On an H100 the merge passes of these sizes fill 1.9 (2^25) and 3.9 (2^26) waves of the
+  // device's resident warps, which warpsort_whole_waves stretches to whole waves; the pairs'
+  // 2^26 passes also take the partition kernel (more than 4096 ranges).
+  const std::int64_t n = GENERATE((std::int64_t(1) << 25) + 12345, std::int64_t(1) << 26);
+  check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {distribution::uniform, n},
+                                                gpusort::less{}, false);
+  check_sort<policy_t, std::uint32_t, std::uint32_t>(warpsort_policy, {distribution::few_distinct_17, n},
+                                                     gpusort::less{}, false);
+}
+
 TEST_CASE("warpsort: 2^28 keys and pairs", "[warpsort][large]") {
   const std::int64_t n = std::int64_t(1) << 28;
   check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {distribution::uniform, n},
