@@ -19,9 +19,9 @@
 // 3. Split: s*k random samples (positions from a hash of the sample index), sorted by one
 //    block, every k-th a splitter. Ties are broken by array position (detail::positioned_less),
 //    so equal keys split evenly too. Each splitter is located in each of the l runs by a
-//    warp's search (warp::partition_point); the l x s piece table is scanned bucket-major (device::bucket_offsets),
-//    which gives every piece its place in the output: bucket b's pieces are independent of
-//    every other bucket's.
+//    warp's search (warp::partition_point); the l x s piece table is scanned bucket-major
+//    (device::bucket_offsets), which gives every piece its place in the output: bucket b's
+//    pieces are independent of every other bucket's.
 // 4. Final merges: the l pieces of each bucket are merged pairwise, log2(l) levels, again
 //    balanced by OUTPUT position: a warp finds the pair its output range falls in by
 //    searching the (device-only) piece offsets, so neither skewed buckets nor sorted input
