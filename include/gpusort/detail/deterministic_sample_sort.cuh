@@ -92,6 +92,10 @@ struct deterministic_sample_tuning {
   static constexpr int max_samples = 1024;
   static constexpr int locate_threads = 128;
   static constexpr int relocate_threads = 256;
+  // Items a relocating thread holds in registers at once: 16 (up to 256 bytes) measured
+  // best (bench/RESULTS.md run 30: 4.3 % off u32 at 2^28 against one at a time).
+  static constexpr int relocate_items =
+      item_bytes > 256 ? 1 : item_bytes > 16 ? static_cast<int>(256 / item_bytes) : 16;
   static constexpr int helper_threads = 256;
 };
 
@@ -299,7 +303,7 @@ __global__ void __launch_bounds__(THREADS)
 
 // Step 8: item i of the tile, in bucket b, goes to offsets[b] + (i − start of b in the tile).
 // Reads coalesced; writes coalesced within each bucket's run.
-template <int THREADS, class Key, class Value>
+template <int THREADS, int ITEMS, class Key, class Value>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_relocate_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                                          Value* values_out, const std::int64_t* segment_offsets,
@@ -319,12 +323,30 @@ __global__ void __launch_bounds__(THREADS)
     row_ranks[b] = rank_table[row * samples + b];
   }
   __syncthreads();
-  for (int i = threadIdx.x; i < t.valid; i += THREADS) {
-    const int b = deterministic_sample_bucket_of(i, row_ranks, samples);
-    const int start = b > 0 ? row_ranks[b - 1] : 0;
-    const std::int64_t to = row_offsets[b] + (i - start);
-    keys_out[to] = keys_in[t.offset + i];
-    if constexpr (has_values<Value>) values_out[to] = values_in[t.offset + i];
+  // A thread loads ITEMS items before it stores any: moved one at a time, each store
+  // waited for its load (the buffers may alias as far as the compiler knows).
+  for (int first = 0; first < t.valid; first += THREADS * ITEMS) {
+    Key keys[ITEMS];
+    Value values[ITEMS];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = first + r * THREADS + threadIdx.x;
+      if (i < t.valid) {
+        keys[r] = keys_in[t.offset + i];
+        if constexpr (has_values<Value>) values[r] = values_in[t.offset + i];
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int i = first + r * THREADS + threadIdx.x;
+      if (i < t.valid) {
+        const int b = deterministic_sample_bucket_of(i, row_ranks, samples);
+        const int start = b > 0 ? row_ranks[b - 1] : 0;
+        const std::int64_t to = row_offsets[b] + (i - start);
+        keys_out[to] = keys[r];
+        if constexpr (has_values<Value>) values_out[to] = values[r];
+      }
+    }
   }
 }
 
@@ -577,7 +599,8 @@ cudaError_t deterministic_sample_sort(
     {
       constexpr int threads = tuning::relocate_threads;
       const std::size_t bytes = static_cast<std::size_t>(s) * (sizeof(std::int64_t) + sizeof(int));
-      deterministic_sample_relocate_kernel<threads><<<grid, threads, bytes, stream>>>(
+      deterministic_sample_relocate_kernel<threads, tuning::relocate_items>
+          <<<grid, threads, bytes, stream>>>(
           current_keys, current_values, other_keys, other_values, segments, tile_starts,
           row_segments, tile, s, ranks, offsets);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
