@@ -88,11 +88,11 @@ __device__ __forceinline__ void regular_sample(detail::padded_buffer<Key, N>& so
 }
 
 // The same, each sample written as one (key, position) item: the layout in which the sort
-// of all samples (step 4) orders them with detail::positioned_less.
-template <int THREADS, class Key, int N>
-__device__ __forceinline__ void regular_sample(detail::padded_buffer<Key, N>& sorted_tile,
-                                               int valid_items, int samples,
-                                               std::int64_t tile_offset,
+// of all samples (step 4) orders them with detail::positioned_less. SortedTile: any shared
+// buffer whose operator[](i) reads item i of the sorted tile.
+template <int THREADS, class SortedTile, class Key>
+__device__ __forceinline__ void regular_sample(SortedTile& sorted_tile, int valid_items,
+                                               int samples, std::int64_t tile_offset,
                                                detail::positioned_key<Key>* samples_out) {
   detail::regular_sample_each<THREADS>(sorted_tile, valid_items, samples, tile_offset,
                                        [=](int j, const Key& key, std::int64_t position) {

@@ -2,7 +2,8 @@
 // sample sort (Dehne & Zaboli, "Deterministic Sample Sort for GPUs", Algorithm 1).
 //
 // One level, on every segment of the array at once (level 1: the whole array):
-//  1–3. Each block sorts one tile of its segment in shared memory (block::bitonic_sort) and,
+//  1–3. Each block sorts one tile of its segment in shared memory (a full tile as warpsort's
+//       step 1 sorts a run, detail::sort_warp_run; a short one by block::bitonic_sort) and,
 //       while the sorted tile is still in the write-back buffer, takes its s regular samples
 //       (block::regular_sample) as (key, position) items into a fixed m×s sample table.
 //  4.   One sort of the whole table (policy::merge's kernels on positioned keys). Positions
@@ -42,6 +43,7 @@
 #include <gpusort/detail/positioned.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/device/bucket_offsets.cuh>
 #include <gpusort/device/sort_segments.cuh>
 #include <gpusort/policy.cuh>
@@ -99,11 +101,30 @@ struct deterministic_sample_tuning {
   static constexpr int helper_threads = 256;
 };
 
+// A full tile is sorted the way warpsort's step 1 sorts a run (detail::sort_warp_run: each
+// warp sorts 32 items a lane in registers, without barriers, then the block merges the
+// warps' runs in shared memory); a short one, the last of its segment, by the ragged block
+// bitonic sort. The warps' shape needs the tile's items a thread to be whole chunks.
+template <class Key, class Value, int THREADS, int ITEMS>
+struct deterministic_sample_tile_shape {
+  using runs = warp_run_tuning<Key, Value>;
+  static constexpr int tile = THREADS * ITEMS;
+  static constexpr bool by_warps = ITEMS % runs::sort_items == 0;
+  static constexpr int warp_run = 32 * ITEMS;
+};
+
+template <class Key, class Value, int THREADS, int ITEMS>
+union deterministic_sample_tile_storage {
+  using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
+  block::sort_tile_storage<Key, Value, THREADS, ITEMS> block;
+  warp_run_storage<Key, Value, shape::runs::sort_items, shape::tile> warps;
+};
+
 template <class Key, class Value, bool HALF>
 constexpr std::size_t deterministic_sample_tile_bytes() {
   using tuning = deterministic_sample_tuning<Key, Value>;
-  return sizeof(block::sort_tile_storage<Key, Value, HALF ? tuning::half_threads : tuning::threads,
-                                     tuning::items>);
+  return sizeof(deterministic_sample_tile_storage<
+                Key, Value, HALF ? tuning::half_threads : tuning::threads, tuning::items>);
 }
 
 // Shared memory of the locate kernel: s − 1 splitter positions, then keys.
@@ -237,8 +258,9 @@ __global__ void __launch_bounds__(THREADS)
     deterministic_sample_tile_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
                                      const std::int64_t* tile_starts, const std::int64_t* row_segments,
                                      int samples, positioned_key<Key>* sample_table, Compare cmp) {
-  constexpr int tile = THREADS * ITEMS;
-  using storage = block::sort_tile_storage<Key, Value, THREADS, ITEMS>;
+  using storage = deterministic_sample_tile_storage<Key, Value, THREADS, ITEMS>;
+  using shape = typename storage::shape;
+  constexpr int tile = shape::tile;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   storage& shared = *reinterpret_cast<storage*>(shared_bytes);
   const std::int64_t row = blockIdx.x;
@@ -250,16 +272,27 @@ __global__ void __launch_bounds__(THREADS)
     for (int j = threadIdx.x; j < samples; j += THREADS) row_samples[j] = {keys[0], absent_position};
     return;
   }
-  Key tile_keys[ITEMS];
-  Value tile_values[ITEMS];
-  block::load_blocked<THREADS>(keys + t.offset, tile_keys, t.valid, shared.keys);
-  block::load_blocked<THREADS>(values + t.offset, tile_values, t.valid, shared.values);
-  block::bitonic_sort<THREADS>(tile_keys, tile_values, t.valid, cmp, shared.network);
-  block::store_blocked<THREADS>(keys + t.offset, tile_keys, t.valid, shared.keys);
-  // Step 3 fused with the write-back: the sorted tile is still in the store's buffer.
-  block::regular_sample<THREADS>(shared.keys, t.valid, samples, t.offset, row_samples);
+  Value* tile_values = has_values<Value> ? values + t.offset : values;
+  if constexpr (shape::by_warps) {
+    if (t.valid == tile) {
+      sort_warp_run<shape::runs::sort_items, shape::warp_run, THREADS / 32, run_fill::full,
+                    plain_items<Key>>(keys + t.offset, tile_values, keys + t.offset, tile_values,
+                                      tile, keys[t.offset], cmp, shared.warps);
+      // Step 3 fused with the write-back: the sorted tile is still in the merge's buffer.
+      block::regular_sample<THREADS>(shared.warps.keys, tile, samples, t.offset, row_samples);
+      return;
+    }
+  }
+  auto& io = shared.block;
+  Key held_keys[ITEMS];
+  Value held_values[ITEMS];
+  block::load_blocked<THREADS>(keys + t.offset, held_keys, t.valid, io.keys);
+  block::load_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
+  block::bitonic_sort<THREADS>(held_keys, held_values, t.valid, cmp, io.network);
+  block::store_blocked<THREADS>(keys + t.offset, held_keys, t.valid, io.keys);
+  block::regular_sample<THREADS>(io.keys, t.valid, samples, t.offset, row_samples);
   __syncthreads();  // the values' store reuses that buffer
-  block::store_blocked<THREADS>(values + t.offset, tile_values, t.valid, shared.values);
+  block::store_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
 }
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;

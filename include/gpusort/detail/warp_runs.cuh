@@ -162,8 +162,9 @@ __device__ __forceinline__ void sort_warp_run(const Key* keys_in, const Value* v
     }
     warp::bitonic_sort<ITEMS>(keys, values, item_cmp);
     __syncwarp();  // every lane has read the chunk: odd chunks overwrite other lanes' items
-    // Odd chunks go in descending: index bits XOR chunk - 1 (linear, so still conflict-free).
-    const int reversed = c % 2 == 1 ? chunk - 1 : 0;
+    // Odd chunks of the block's run go in descending (a warp of one chunk takes its warp's
+    // turn): index bits XOR chunk - 1 (linear, so still conflict-free).
+    const int reversed = (base / chunk + c) % 2 == 1 ? chunk - 1 : 0;
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int i = base + c * chunk + ((lane * ITEMS + r) ^ reversed);

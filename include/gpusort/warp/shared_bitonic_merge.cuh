@@ -124,6 +124,7 @@ struct bitonic_buffer {
   }
   __device__ __forceinline__ T load(int i) const { return load_slot(windows::slot(i)); }
   __device__ __forceinline__ void store(int i, const T& item) { store_slot(windows::slot(i), item); }
+  __device__ __forceinline__ T operator[](int i) const { return load(i); }
 };
 
 template <int M, int ITEMS>
