@@ -1,6 +1,7 @@
 // gpusort/detail/warp_runs.cuh — sorted runs of a few thousand items, each a block's, from
 // warps that sort in registers and merge in shared memory (GPU-Warpsort's step 1, Ye et al.):
-// warpsort's first step, and policy::merge's tile sort where ties are identical.
+// warpsort's first step, policy::merge's tile sort where ties are identical, and
+// deterministic_sample's full tiles (sort_warp_run).
 //
 // Every warp sorts chunks of 32 * sort_items items in registers (warp::bitonic_sort: no
 // barrier), merges run_chunks of them in its part of the block's shared buffer
