@@ -3,14 +3,17 @@
 // block's buffer, and by several warps together) and warp::merge_runs
 // (the t-item bitonic buffer merge), against plain host references, keys only and with
 // values travelling with their keys; and
-// warp::merge_path (the merge passes' partition) against thread::merge_path; and
-// warp::inclusive_sum against a host prefix sum.
+// warp::merge_path (the merge passes' partition) against thread::merge_path;
+// warp::inclusive_sum against a host prefix sum; and detail::sort_warp_run (warpsort's step-1
+// runs, policy::merge's and deterministic_sample's tile sorts built of those blocks) at the
+// shapes the library launches, full, padded and tagged runs.
 #include "common/bits.cuh"
 #include "common/catch.hpp"
 #include "common/device_buffer.cuh"
 #include "common/key_types.cuh"
 
 #include <gpusort/compare.cuh>
+#include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/warp/inclusive_sum.cuh>
 #include <gpusort/warp/merge_path.cuh>
@@ -256,6 +259,52 @@ std::vector<std::pair<long long, long long>> awkward_lengths() {
           {10 * h + 3, 10 * h + 11},       {2 * h - 1, 1}, {1000, 999},      {4096, 4096}};
 }
 
+// n items (values: their indices) sorted in place by launch_warp_runs in runs of
+// WARPS * WARP_RUN (the last may be short: FILL padded or tagged); every run must come out
+// sorted under cmp, holding its own items, each value still with its key.
+template <int ITEMS, int WARP_RUN, int WARPS, gpusort::detail::run_fill FILL, class Key,
+          class Value, class Compare>
+void run_warp_runs(std::int64_t n, Compare cmp, int distinct) {
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  constexpr std::int64_t run = std::int64_t(WARPS) * WARP_RUN;
+  INFO("ITEMS " << ITEMS << ", WARP_RUN " << WARP_RUN << ", WARPS " << WARPS << ", fill "
+                << static_cast<int>(FILL) << ", n " << n << ", distinct " << distinct);
+  const std::vector<Key> keys = make_keys<Key>(static_cast<std::size_t>(n), distinct, 41 + n);
+  std::vector<Value> values(static_cast<std::size_t>(n));
+  if constexpr (pairs)
+    for (std::int64_t i = 0; i < n; ++i) values[i] = value_of_index<Value>(i);
+  device_buffer<Key> d_keys(keys);
+  device_buffer<Value> d_values(values);
+  Value* d_vals = pairs ? d_values.data() : nullptr;
+  CUDA_REQUIRE((gpusort::detail::launch_warp_runs<ITEMS, WARP_RUN, WARPS, FILL,
+                                                  gpusort::detail::plain_items<Key>>(
+      d_keys.data(), d_vals, d_keys.data(), d_vals, n, 0, (n + run - 1) / run, cmp,
+      cudaStream_t{})));
+  CUDA_REQUIRE(cudaDeviceSynchronize());
+  const auto out = d_keys.to_host();
+  const auto out_values = d_values.to_host();
+  std::vector<char> used(static_cast<std::size_t>(n), 0);
+  std::int64_t wrong = 0, first_wrong = -1;
+  for (std::int64_t begin = 0; begin < n; begin += run) {
+    const std::int64_t end = std::min(n, begin + run);
+    std::vector<Key> expected(keys.begin() + begin, keys.begin() + end);
+    std::sort(expected.begin(), expected.end(), cmp);
+    for (std::int64_t i = begin; i < end; ++i) {
+      // Equal under cmp at every position (ties in any order: not stable).
+      bool ok = !cmp(out[i], expected[i - begin]) && !cmp(expected[i - begin], out[i]);
+      if constexpr (pairs) {
+        const std::size_t from = index_of_value(out_values[i]);
+        ok = ok && from >= static_cast<std::size_t>(begin) && from < static_cast<std::size_t>(end) &&
+             !used[from] && same_bits(keys[from], out[i]);
+        if (from < used.size()) used[from] = 1;
+      }
+      if (!ok && wrong++ == 0) first_wrong = i;
+    }
+  }
+  INFO("first wrong item " << first_wrong);
+  CHECK(wrong == 0);
+}
+
 }  // namespace
 
 template <class T>
@@ -342,4 +391,25 @@ TEST_CASE("warp::merge_path finds thread::merge_path's co-rank on every diagonal
     run_merge_path<std::uint32_t>(a_count, b_count, distinct, gpusort::less{});
     run_merge_path<key16>(a_count, b_count, distinct, key16_less{});
   }
+}
+
+TEST_CASE("detail::sort_warp_run sorts every run at the library's shapes", "[warp][sanitize]") {
+  using gpusort::detail::run_fill;
+  using u32 = std::uint32_t;
+  const int distinct = GENERATE(0, 3, 1);
+  // deterministic_sample's full tiles: one chunk a warp (u32 keys, 8 warps; its half tile, 4;
+  // u32:u32 pairs, 16 warps of 16 items a lane), and two chunks a warp for u64 keys.
+  run_warp_runs<32, 1024, 8, run_fill::full, u32, no_value>(3 * 8192, gpusort::less{}, distinct);
+  run_warp_runs<32, 1024, 4, run_fill::full, u32, no_value>(2 * 4096, gpusort::less{}, distinct);
+  run_warp_runs<16, 512, 16, run_fill::full, u32, u32>(2 * 8192, gpusort::greater{}, distinct);
+  run_warp_runs<16, 1024, 8, run_fill::full, std::uint64_t, no_value>(2 * 8192, gpusort::less{},
+                                                                     distinct);
+  // warpsort's and policy::merge's runs: four chunks a warp, four warps; the array's short last
+  // run padded (keys whose ties are identical) or tagged (pairs), and a remainder of less than
+  // one chunk sorted by one warp.
+  run_warp_runs<32, 4096, 4, run_fill::full, u32, no_value>(2 * 16384, gpusort::less{}, distinct);
+  run_warp_runs<32, 4096, 4, run_fill::padded, u32, no_value>(16384 + 5000, gpusort::less{},
+                                                              distinct);
+  run_warp_runs<16, 2048, 4, run_fill::tagged, u32, u32>(8192 + 3001, gpusort::less{}, distinct);
+  run_warp_runs<32, 1024, 1, run_fill::tagged, u32, no_value>(700, gpusort::less{}, distinct);
 }
