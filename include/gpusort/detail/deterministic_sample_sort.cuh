@@ -290,6 +290,7 @@ __global__ void __launch_bounds__(THREADS)
   block::load_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
   block::bitonic_sort<THREADS>(held_keys, held_values, t.valid, cmp, io.network);
   block::store_blocked<THREADS>(keys + t.offset, held_keys, t.valid, io.keys);
+  // The sorted tile is still in the store's buffer.
   block::regular_sample<THREADS>(io.keys, t.valid, samples, t.offset, row_samples);
   __syncthreads();  // the values' store reuses that buffer
   block::store_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
