@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
       }
       cub_baseline::register_baselines<std::uint32_t>(n, distribution::uniform);
     }
-    // At 2^28: the default's s (64, three levels) against its neighbours.
+    // At 2^28: the default's s (256, two levels) against its neighbours.
     for (int s : {32, 64, 128, 256, 512})
       register_full<std::uint32_t>("ds_samples", std::int64_t(1) << 28, distribution::uniform,
                                    ds_policy{s, 0}, "/s:" + std::to_string(s) + "/tile:device");

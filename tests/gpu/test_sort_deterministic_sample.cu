@@ -70,8 +70,11 @@ TEST_CASE("deterministic_sample: u32 keys, every distribution and awkward size",
 TEST_CASE("deterministic_sample: buckets stay within 2n/s on every distribution",
           "[deterministic_sample]") {
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, no_value>;
   check_bucket_bound(default_policy, dist, std::int64_t(1) << 20);
   check_bucket_bound(few_samples, dist, 999983);
+  // The full tile (16K on the H100): warp-sorted tiles, each segment's short last tile apart.
+  check_bucket_bound(ds_policy{64, tuning::tile}, dist, 3000017);
 }
 
 TEST_CASE("deterministic_sample: pairs on every distribution", "[deterministic_sample]") {

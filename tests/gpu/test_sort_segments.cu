@@ -38,35 +38,44 @@ segment_layout make_layout(std::vector<std::int64_t> lengths, std::int64_t gap, 
   return layout;
 }
 
+// The longest segment sorted: the large class's tile, or with the huge class (the classes
+// deterministic_sample's bucket sort launches) its tile.
+template <class Key, class Value, bool HUGE>
+constexpr std::int64_t longest_sorted() {
+  return HUGE ? gpusort::detail::segment_sort_tuning<Key, Value>::max_huge_items
+              : gpusort::device::max_segment_items<Key, Value>();
+}
+
 // Every class edge for these types, plus lengths past the largest class.
-template <class Key, class Value>
+template <class Key, class Value, bool HUGE = false>
 std::vector<std::int64_t> edge_lengths() {
   using tuning = gpusort::detail::segment_sort_tuning<Key, Value>;
-  const std::int64_t max = gpusort::device::max_segment_items<Key, Value>();
+  const std::int64_t max = longest_sorted<Key, Value, HUGE>();
+  const std::int64_t large = gpusort::device::max_segment_items<Key, Value>();
   const std::int64_t tiny = tuning::tiny_threads * tuning::tiny_items;
   const std::int64_t small = tuning::small_threads * tuning::small_items;
   const std::int64_t compact = std::int64_t(tuning::compact_threads) * tuning::compact_items;
   const std::int64_t medium = std::int64_t(tuning::medium_threads) * tuning::medium_items;
   std::vector<std::int64_t> lengths = {0, 0, 1, 2, 31, 33, 100, 5, 1, 0, 3001, max + 1, 2 * max};
-  for (std::int64_t edge : {tiny, small, compact, medium, max})
+  for (std::int64_t edge : {tiny, small, compact, medium, large, max})
     for (std::int64_t d : {-1, 0, 1})
       if (edge + d > 0 && edge + d <= max) lengths.push_back(edge + d);
   for (int i = 0; i < 40; ++i) lengths.push_back(1 + (i * 977) % max);
   return lengths;
 }
 
-template <class Key, class Value, class Compare>
+template <class Key, class Value, bool HUGE = false, class Compare>
 void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Compare cmp,
-                         const std::vector<std::int64_t>& lengths = edge_lengths<Key, Value>(),
+                         const std::vector<std::int64_t>& lengths = edge_lengths<Key, Value, HUGE>(),
                          std::int64_t shortest = 0,
-                         std::int64_t longest = gpusort::device::max_segment_items<Key, Value>()) {
+                         std::int64_t longest = longest_sorted<Key, Value, HUGE>()) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
   INFO("distribution " << name(dist) << (in_place ? ", in place" : ", out of place")
                        << ", gap " << gap << ", " << lengths.size() << " segments");
   const segment_layout layout = make_layout(lengths, gap, 7);
   const std::int64_t n = layout.total;
   const std::int64_t segments = static_cast<std::int64_t>(layout.begins.size());
-  const std::int64_t max = gpusort::device::max_segment_items<Key, Value>();
+  const std::int64_t max = longest_sorted<Key, Value, HUGE>();
 
   const std::vector<Key> input = generate_on_host<Key>(n, dist, 99);
   std::vector<Value> input_values(pairs ? n : 0);
@@ -86,9 +95,16 @@ void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Com
   Key* out_keys = in_place ? keys_in.data() : keys_out.data();
   Value* out_values = in_place ? values_in.data() : values_out.data();
   if constexpr (!pairs) out_values = nullptr;
-  REQUIRE(gpusort::device::sort_segments(keys_in.data(), pairs ? values_in.data() : nullptr,
-                                         out_keys, out_values, begins.data(), ends.data(),
-                                         segments, cmp, 0, shortest, longest) == cudaSuccess);
+  using tuning = gpusort::detail::segment_sort_tuning<Key, Value>;
+  if constexpr (HUGE)
+    REQUIRE(gpusort::detail::sort_segments_in_classes(
+                typename tuning::classes_with_huge{}, keys_in.data(), pairs ? values_in.data() : nullptr,
+                out_keys, out_values, begins.data(), ends.data(), segments, cmp, 0, shortest,
+                longest) == cudaSuccess);
+  else
+    REQUIRE(gpusort::device::sort_segments(keys_in.data(), pairs ? values_in.data() : nullptr,
+                                           out_keys, out_values, begins.data(), ends.data(),
+                                           segments, cmp, 0, shortest, longest) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::vector<Key> result = copy_to_host(out_keys, n);
   std::vector<Value> result_values;
@@ -148,6 +164,19 @@ TEST_CASE("sort_segments: pairs and wide keys, gaps between segments", "[sort_se
   check_sort_segments<std::uint32_t, std::uint32_t>(dist, in_place, 3, gpusort::greater{});
   check_sort_segments<key16, value16>(dist, in_place, 17, key16_less{});
   check_sort_segments<double, no_value>(dist, in_place, 1, gpusort::total_less{});
+}
+
+// The huge class above the large one (deterministic_sample's buckets on devices that grant
+// its shared memory, as the H100 does): 16K 4-byte keys, 8K 8-byte keys, 4K 16-byte keys.
+TEST_CASE("sort_segments: the classes with the huge one", "[sort_segments][sanitize]") {
+  STATIC_REQUIRE(gpusort::detail::segment_sort_tuning<std::uint32_t, no_value>::max_huge_items == 16384);
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2);
+  const bool in_place = GENERATE(true, false);
+  check_sort_segments<std::uint32_t, no_value, true>(dist, in_place, 0, gpusort::less{});
+  check_sort_segments<std::uint64_t, no_value, true>(dist, in_place, 1, gpusort::greater{});
+  check_sort_segments<key16, no_value, true>(dist, in_place, 2, key16_less{});
+  // Pairs have no huge class: the large one is the last.
+  check_sort_segments<std::uint32_t, std::uint32_t, true>(dist, in_place, 3, gpusort::less{});
 }
 
 // Far more segments than resident blocks, so that every block lists its share in many

@@ -205,7 +205,9 @@ TEST_CASE("policy fields are checked without a device", "[deterministic_sample]"
   CHECK(setup::check(p{tuning::max_samples + 1, 0}) == cudaErrorInvalidValue);
   CHECK(setup::check(p{0, 1000}) == cudaErrorInvalidValue);
   CHECK(setup::check(p{0, 2 * tuning::tile}) == cudaErrorInvalidValue);
-  CHECK(tuning::tile == gpusort::device::max_segment_items<std::uint32_t, gpusort::detail::no_value>());
+  // 4-byte keys: tiles of the bucket sort's huge class, twice its large one.
+  CHECK(tuning::tile == tuning::segment_tuning::max_huge_items);
+  CHECK(tuning::half_tile == gpusort::device::max_segment_items<std::uint32_t, gpusort::detail::no_value>());
 }
 
 namespace {
@@ -371,26 +373,29 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
   }
 }
 
-// The estimate reproduces the fastest s of the H100 sweep (bench_deterministic_sample,
-// bench/RESULTS.md run 22) with each type's own tile, where the sweep measured it.
+// The estimate reproduces the fastest s of the H100 sweep (bench/RESULTS.md run 31: s of
+// 64 to 512) with each type's own tile, where the sweep measured it; 2^22 u32 keys are too
+// few for the full tile (min_tiles_per_sm), so their plan has the half tile.
 template <class Key, class Value>
-int tuned_samples(int log_n) {
+int tuned_samples(int log_n, bool half = false) {
   using tuning = gpusort::detail::deterministic_sample_tuning<Key, Value>;
   return gpusort::detail::deterministic_sample_choose_samples(
-      std::int64_t(1) << log_n, tuning::tile, gpusort::device::max_segment_items<Key, Value>(),
-      tuning::min_default_samples, tuning::max_samples, tuning::costs);
+      std::int64_t(1) << log_n, half ? tuning::half_tile : tuning::tile,
+      tuning::segment_tuning::max_huge_items, tuning::min_default_samples, tuning::max_samples,
+      tuning::costs);
 }
 
 TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_sample]") {
   using gpusort::detail::no_value;
   using u32 = std::uint32_t;
+  CHECK(tuned_samples<u32, no_value>(22, true) == 512);
   CHECK(tuned_samples<u32, no_value>(24) == 128);
-  CHECK(tuned_samples<u32, no_value>(26) == 256);
-  CHECK(tuned_samples<u32, no_value>(28) == 64);
+  CHECK(tuned_samples<u32, no_value>(26) == 128);
+  CHECK(tuned_samples<u32, no_value>(28) == 256);
   CHECK(tuned_samples<std::uint64_t, no_value>(24) == 128);
   CHECK(tuned_samples<std::uint64_t, no_value>(26) == 256);
   CHECK(tuned_samples<u32, u32>(24) == 128);
   CHECK(tuned_samples<u32, u32>(26) == 256);
-  CHECK(tuned_samples<gpusort_test::key16, no_value>(24) == 256);
-  CHECK(tuned_samples<gpusort_test::key16, no_value>(26) == 64);
+  CHECK(tuned_samples<gpusort_test::key16, no_value>(24) == 128);
+  CHECK(tuned_samples<gpusort_test::key16, no_value>(26) == 256);
 }

@@ -96,6 +96,33 @@ TEST_CASE("sort_segments: 16-byte keys skip a class whose tile repeats a smaller
   CHECK(check_classes<key16, value16>() == std::vector<std::int64_t>{256, 1024, 2048});
 }
 
+// The huge class (for callers that check the device first: deterministic_sample) doubles the
+// large tile where the larger budget keeps its items a thread, and is skipped otherwise.
+template <class Key, class Value>
+std::vector<std::int64_t> check_huge_classes() {
+  using tuning = segment_sort_tuning<Key, Value>;
+  const std::vector<launched_class> all = launched<Key, Value>(typename tuning::classes_with_huge{});
+  const std::vector<launched_class> usual = launched<Key, Value>(typename tuning::classes{});
+  REQUIRE(all.size() == usual.size() + (tuning::has_huge ? 1 : 0));
+  for (std::size_t i = 1; i < all.size(); ++i) REQUIRE(all[i].smaller_tile == all[i - 1].tile);
+  REQUIRE(all.back().tile == tuning::max_huge_items);
+  REQUIRE(all.back().storage_bytes <= gpusort::detail::large_opt_in_shared_budget);
+  if (tuning::has_huge) REQUIRE(all.back().storage_bytes == tuning::huge_bytes);
+  return tiles_of(all);
+}
+
+TEST_CASE("sort_segments: the huge class doubles the large tile where it fits 160 KB",
+          "[sort_segments]") {
+  CHECK(check_huge_classes<std::uint32_t, no_value>() ==
+        std::vector<std::int64_t>{256, 1024, 2048, 4096, 8192, 16384});
+  CHECK(check_huge_classes<std::uint64_t, no_value>() ==
+        std::vector<std::int64_t>{256, 1024, 2048, 4096, 8192});
+  CHECK(check_huge_classes<key16, no_value>() == std::vector<std::int64_t>{256, 1024, 2048, 4096});
+  // 16K pairs would need 207 KB: none.
+  CHECK(check_huge_classes<std::uint32_t, std::uint32_t>() ==
+        std::vector<std::int64_t>{256, 1024, 2048, 4096, 8192});
+}
+
 TEST_CASE("sort_segments: a class launches only where the length bounds meet its lengths",
           "[sort_segments]") {
   using gpusort::detail::segment_class_needed;

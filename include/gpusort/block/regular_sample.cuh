@@ -90,13 +90,13 @@ __device__ __forceinline__ void regular_sample(detail::padded_buffer<Key, N>& so
 // The same, each sample written as one (key, position) item: the layout in which the sort
 // of all samples (step 4) orders them with detail::positioned_less. SortedTile: any shared
 // buffer whose operator[](i) reads item i of the sorted tile.
-template <int THREADS, class SortedTile, class Key>
+template <int THREADS, class SortedTile, class Key, class Position>
 __device__ __forceinline__ void regular_sample(SortedTile& sorted_tile, int valid_items,
                                                int samples, std::int64_t tile_offset,
-                                               detail::positioned_key<Key>* samples_out) {
+                                               detail::positioned_key<Key, Position>* samples_out) {
   detail::regular_sample_each<THREADS>(sorted_tile, valid_items, samples, tile_offset,
                                        [=](int j, const Key& key, std::int64_t position) {
-                                         samples_out[j] = {key, position};
+                                         samples_out[j] = {key, static_cast<Position>(position)};
                                        });
 }
 

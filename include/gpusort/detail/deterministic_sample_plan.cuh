@@ -95,20 +95,36 @@ struct deterministic_sample_plan {
 // rows whole (a part-filled tile costs a full network: rows·T, not n), moves every item a
 // few times (relocation, tables), sorts its rows·s samples and pays a fixed launch overhead;
 // the bucket sort pays per final segment (its size classes read every segment's bounds,
-// and tiny segments cost a block's setup each). Fitted to the time-vs-s sweep of
-// bench_deterministic_sample (bench/RESULTS.md run 22); only the ranking matters.
+// and tiny segments cost a block's setup each) and per item and stage of the network that
+// sorts a bucket a quarter above the mean (the buckets straddle the classes around their
+// mean: at a mean of 4K, half of them take the 8K network). Fitted to the time-vs-s sweep
+// of bench_deterministic_sample (bench/RESULTS.md runs 22 and 31); only the ranking matters.
 struct deterministic_sample_costs {
   double tile_slot_ns;      // per slot of a level's tiles, rows·T
   double level_item_ns;     // per item and level
   double sample_ns;         // per sample sorted
   double final_segment_ns;  // per segment of the bucket sort
   double level_ns;          // per level
+  double final_stage_ns;    // per item and network stage of the bucket sort
 };
+
+// Stages of the bitonic network of the smallest power of two holding a bucket a quarter
+// above the plan's mean bucket.
+__host__ __device__ inline double deterministic_sample_final_stages(const deterministic_sample_plan& plan) {
+  const double mean = static_cast<double>(plan.n) / static_cast<double>(plan.segments[plan.levels]);
+  double tile = 1, log_tile = 0;
+  while (tile < 1.25 * mean) {
+    tile *= 2;
+    ++log_tile;
+  }
+  return log_tile * (log_tile + 1) / 2;
+}
 
 __host__ __device__ inline double deterministic_sample_estimate(const deterministic_sample_plan& plan,
                                                                 const deterministic_sample_costs& c) {
   double ns = static_cast<double>(plan.n) * c.level_item_ns * plan.levels +
-              static_cast<double>(plan.segments[plan.levels]) * c.final_segment_ns;
+              static_cast<double>(plan.segments[plan.levels]) * c.final_segment_ns +
+              static_cast<double>(plan.n) * c.final_stage_ns * deterministic_sample_final_stages(plan);
   for (int l = 0; l < plan.levels; ++l) {
     const double rows = static_cast<double>(plan.rows[l]);
     ns += rows * static_cast<double>(plan.tile_items) * c.tile_slot_ns +

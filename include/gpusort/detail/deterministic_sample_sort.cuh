@@ -3,7 +3,8 @@
 //
 // One level, on every segment of the array at once (level 1: the whole array):
 //  1–3. Each block sorts one tile of its segment in shared memory (a full tile as warpsort's
-//       step 1 sorts a run, detail::sort_warp_run; a short one by block::bitonic_sort) and,
+//       step 1 sorts a run, detail::sort_warp_run; a short one, in a launch of one block per
+//       segment, by block::bitonic_sort) and,
 //       while the sorted tile is still in the write-back buffer, takes its s regular samples
 //       (block::regular_sample) as (key, position) items into a fixed m×s sample table.
 //  4.   One sort of the whole table (policy::merge's kernels on positioned keys). Positions
@@ -25,7 +26,8 @@
 // the temp storage. Not stable. Extra memory (temp_storage_bytes), R = the most tile rows a
 // level launches (plan.max_rows), K = the most segments (plan.max_segments):
 //   n·(sizeof(Key) + sizeof(Value))                      the relocation target
-// + R·s·sizeof(positioned_key<Key>)                      the sample table
+// + R·s·sizeof(positioned_key<Key, P>)                   the sample table (P: 32-bit positions
+//                                                         where n fits them, else 64-bit)
 // + max(R·s·(4 + 8), policy::merge's scratch for R·s samples)   ranks + offsets, which share
 //                                                         their region with the sample sort
 // + 8·R + 3·8·(K + 1) + CUB scan scratch                 row→segment map, segment arrays
@@ -56,6 +58,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <utility>
 
 namespace gpusort {
@@ -64,29 +68,38 @@ namespace detail {
 template <class Key, class Value>
 struct deterministic_sample_tuning {
   using segment_tuning = segment_sort_tuning<Key, Value>;
-  // Steps 1–2 sort tiles of the final bucket sort's largest shape (32 items per thread where
-  // the storage fits: the fastest bitonic shape measured), so a level's tile and a final
-  // bucket are one size and the plan needs one number.
-  static constexpr int threads = segment_tuning::large_threads;
-  static constexpr int items = segment_tuning::large_items;
+  // Steps 1–2 sort tiles of the final bucket sort's largest shape, so that a level's tile
+  // and a final bucket are one size and the plan needs one number: the huge class where the
+  // type has one (16K 4-byte keys: with s = 256 a 2^28 sort takes two levels, not three)
+  // and the device grants its shared memory, the large class otherwise.
+  using tile_class = std::conditional_t<segment_tuning::has_huge, typename segment_tuning::huge_class,
+                                        typename segment_tuning::large_class>;
+  static constexpr int threads = tile_class::threads;
+  static constexpr int items = tile_class::items;
   static constexpr int tile = threads * items;
   // Half the tile: for devices that grant less shared memory, and for inputs too small to
   // give every SM two tiles.
   static constexpr int half_threads = threads / 2;
   static constexpr int half_tile = half_threads * items;
   static constexpr int min_tiles_per_sm = 2;
+  // Warps of a block that sorts a full tile (detail::sort_warp_run), each sorting an equal
+  // part of it: 8 (two chunks each in a 16K tile) measured best; one warp per chunk (16) was
+  // 4-5 % slower on u32 at 2^26-2^28, 4 warps equal to 8 on keys and 1-3 % slower on pairs
+  // and 16-byte keys (bench/RESULTS.md run 31).
+  static constexpr int tile_warps = 8;
   // Default s: the candidate with the least estimated time (deterministic_sample_choose_
   // samples): fewer levels against more samples, part-filled tiles and final segments.
-  // Costs fitted per item size to the time-vs-s sweep (bench_deterministic_sample, H100,
-  // bench/RESULTS.md run 22: u32, u64, u32:u32 and 16-byte keys at 2^24 and 2^26, u32 at
-  // 2^28); the estimate picks the measured best s at all nine of them (the previous one,
-  // pricing passes over n and samples only, at four, and missed by 15-32 % at four others).
-  // 16-byte keys are priced by their lexicographic comparator, dearer per slot.
+  // Costs fitted per item size to the time-vs-s sweep (H100): 4-byte keys to run 31's (16K
+  // tiles, buckets sorted by warps, 8-byte samples; u32 at 2^22 to 2^28: the estimate picks
+  // the measured best s at all four sizes, where the run-22 costs missed 2^24 by 4 %), the
+  // others to run 22's (u64, u32:u32 and 16-byte keys at 2^24 and 2^26, which run 31's sweep
+  // confirms with their doubled tiles). 16-byte keys are priced by their lexicographic
+  // comparator, dearer per slot.
   static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
   static constexpr deterministic_sample_costs costs =
-      item_bytes <= 4   ? deterministic_sample_costs{0.0096, 0.011, 0.46, 1.3, 156000}
-      : item_bytes <= 8 ? deterministic_sample_costs{0.019, 0.026, 0.59, 1.3, 190000}
-                        : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000};
+      item_bytes <= 4   ? deterministic_sample_costs{0.0049, 0.0138, 0.4355, 0, 195700, 0.000169}
+      : item_bytes <= 8 ? deterministic_sample_costs{0.019, 0.026, 0.59, 1.3, 190000, 0}
+                        : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0};
   static constexpr int min_default_samples = 16;
   // Fewer than 4 samples need not shrink a segment of just over one tile.
   static constexpr int min_samples = 4;
@@ -104,27 +117,31 @@ struct deterministic_sample_tuning {
 // A full tile is sorted the way warpsort's step 1 sorts a run (detail::sort_warp_run: each
 // warp sorts 32 items a lane in registers, without barriers, then the block merges the
 // warps' runs in shared memory); a short one, the last of its segment, by the ragged block
-// bitonic sort. The warps' shape needs the tile's items a thread to be whole chunks.
+// bitonic sort, in a launch of its own, so that the full tiles' blocks hold only the warps'
+// buffer. The warps' shape needs the tile's items a thread to be whole chunks; where they
+// are not, the block sort takes every tile.
 template <class Key, class Value, int THREADS, int ITEMS>
 struct deterministic_sample_tile_shape {
   using runs = warp_run_tuning<Key, Value>;
+  using warp_storage = warp_run_storage<Key, Value, runs::sort_items, THREADS * ITEMS>;
+  using block_storage = block::sort_tile_storage<Key, Value, THREADS, ITEMS>;
   static constexpr int tile = THREADS * ITEMS;
   static constexpr bool by_warps = ITEMS % runs::sort_items == 0;
-  static constexpr int warp_run = 32 * ITEMS;
-};
-
-template <class Key, class Value, int THREADS, int ITEMS>
-union deterministic_sample_tile_storage {
-  using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
-  block::sort_tile_storage<Key, Value, THREADS, ITEMS> block;
-  warp_run_storage<Key, Value, shape::runs::sort_items, shape::tile> warps;
+  static constexpr int warps = deterministic_sample_tuning<Key, Value>::tile_warps < THREADS / 32
+                                  ? deterministic_sample_tuning<Key, Value>::tile_warps
+                                  : THREADS / 32;
+  static constexpr int warp_threads = 32 * warps;
+  static constexpr int warp_run = tile / warps;
+  static constexpr std::size_t bytes =
+      by_warps && sizeof(warp_storage) > sizeof(block_storage) ? sizeof(warp_storage)
+                                                                 : sizeof(block_storage);
 };
 
 template <class Key, class Value, bool HALF>
 constexpr std::size_t deterministic_sample_tile_bytes() {
   using tuning = deterministic_sample_tuning<Key, Value>;
-  return sizeof(deterministic_sample_tile_storage<
-                Key, Value, HALF ? tuning::half_threads : tuning::threads, tuning::items>);
+  return deterministic_sample_tile_shape<Key, Value, HALF ? tuning::half_threads : tuning::threads,
+                                         tuning::items>::bytes;
 }
 
 // Shared memory of the locate kernel: s − 1 splitter positions, then keys.
@@ -252,38 +269,69 @@ static __global__ void deterministic_sample_rows_kernel(const std::int64_t* tile
   if (row < rows) row_segments[row] = deterministic_sample_segment_of(row, tile_starts, segments);
 }
 
-// Steps 1–3.
-template <int THREADS, int ITEMS, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(THREADS)
-    deterministic_sample_tile_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
-                                     const std::int64_t* tile_starts, const std::int64_t* row_segments,
-                                     int samples, positioned_key<Key>* sample_table, Compare cmp) {
-  using storage = deterministic_sample_tile_storage<Key, Value, THREADS, ITEMS>;
-  using shape = typename storage::shape;
+// Table rows launched for the worst case, without a tile: their samples sort after every
+// real one.
+template <int THREADS, class Key, class Position>
+__device__ __forceinline__ void deterministic_sample_absent_row(positioned_key<Key, Position>* row_samples,
+                                                                int samples, const Key& any_key) {
+  for (int j = threadIdx.x; j < samples; j += THREADS)
+    row_samples[j] = {any_key, static_cast<Position>(absent_position)};
+}
+
+// Steps 1–3 for the full tiles, one a block (rows without a tile fill their samples; a
+// short tile is left to the block kernel). Step 3 is fused with the write-back: the sorted
+// tile is still in the merge's buffer.
+template <int THREADS, int ITEMS, class Key, class Value, class Position, class Compare>
+__global__ void __launch_bounds__(deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>::warp_threads)
+    deterministic_sample_warp_tiles_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
+                                           const std::int64_t* tile_starts,
+                                           const std::int64_t* row_segments, int samples,
+                                           positioned_key<Key, Position>* sample_table, Compare cmp) {
+  using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
   constexpr int tile = shape::tile;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  storage& shared = *reinterpret_cast<storage*>(shared_bytes);
+  auto& shared = *reinterpret_cast<typename shape::warp_storage*>(shared_bytes);
   const std::int64_t row = blockIdx.x;
-  positioned_key<Key>* row_samples = sample_table + row * samples;
+  positioned_key<Key, Position>* row_samples = sample_table + row * samples;
   const deterministic_sample_tile t =
       deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile);
-  if (!t.exists) {
-    // Rows launched for the worst case: their table slots sort after every sample.
-    for (int j = threadIdx.x; j < samples; j += THREADS) row_samples[j] = {keys[0], absent_position};
-    return;
-  }
+  if (!t.exists) return deterministic_sample_absent_row<shape::warp_threads>(row_samples, samples, keys[0]);
+  if (t.valid < tile) return;
   Value* tile_values = has_values<Value> ? values + t.offset : values;
-  if constexpr (shape::by_warps) {
-    if (t.valid == tile) {
-      sort_warp_run<shape::runs::sort_items, shape::warp_run, THREADS / 32, run_fill::full,
-                    plain_items<Key>>(keys + t.offset, tile_values, keys + t.offset, tile_values,
-                                      tile, keys[t.offset], cmp, shared.warps);
-      // Step 3 fused with the write-back: the sorted tile is still in the merge's buffer.
-      block::regular_sample<THREADS>(shared.warps.keys, tile, samples, t.offset, row_samples);
-      return;
-    }
+  sort_warp_run<shape::runs::sort_items, shape::warp_run, shape::warps, run_fill::full,
+                plain_items<Key>>(keys + t.offset, tile_values, keys + t.offset, tile_values, tile,
+                                  keys[t.offset], cmp, shared);
+  block::regular_sample<shape::warp_threads>(shared.keys, tile, samples, t.offset, row_samples);
+}
+
+// Steps 1–3 by the ragged block bitonic sort. EVERY_ROW: block r takes row r, whatever its
+// tile (types whose tiles the warps cannot sort); otherwise block k takes the last tile of
+// segment k where it is short.
+template <int THREADS, int ITEMS, bool EVERY_ROW, class Key, class Value, class Position,
+          class Compare>
+__global__ void __launch_bounds__(THREADS)
+    deterministic_sample_block_tiles_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
+                                            const std::int64_t* tile_starts,
+                                            const std::int64_t* row_segments, int samples,
+                                            positioned_key<Key, Position>* sample_table, Compare cmp) {
+  using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
+  constexpr int tile = shape::tile;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto& io = *reinterpret_cast<typename shape::block_storage*>(shared_bytes);
+  std::int64_t row = blockIdx.x, segment = -1;
+  if constexpr (EVERY_ROW) {
+    segment = row_segments[row];
+  } else {
+    segment = blockIdx.x;
+    row = tile_starts[segment + 1] - 1;
+    if (row < tile_starts[segment]) return;  // a segment without tiles
   }
-  auto& io = shared.block;
+  positioned_key<Key, Position>* row_samples = sample_table + row * samples;
+  const deterministic_sample_tile t =
+      deterministic_sample_tile_at(row, segment, segment_offsets, tile_starts, tile);
+  if (!t.exists) return deterministic_sample_absent_row<THREADS>(row_samples, samples, keys[0]);
+  if (!EVERY_ROW && t.valid == tile) return;
+  Value* tile_values = has_values<Value> ? values + t.offset : values;
   Key held_keys[ITEMS];
   Value held_values[ITEMS];
   block::load_blocked<THREADS>(keys + t.offset, held_keys, t.valid, io.keys);
@@ -298,12 +346,12 @@ __global__ void __launch_bounds__(THREADS)
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
 // ranks[s − 1] = the tile's size. Rows without a tile get zeros (no counts).
-template <int THREADS, class Key, class Compare>
+template <int THREADS, class Key, class Position, class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_locate_kernel(const Key* keys, const std::int64_t* segment_offsets,
                                        const std::int64_t* tile_starts,
                                        const std::int64_t* row_segments, int tile_items, int samples,
-                                       const positioned_key<Key>* sorted_samples, int* rank_table,
+                                       const positioned_key<Key, Position>* sorted_samples, int* rank_table,
                                        Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int splitters = samples - 1;
@@ -322,9 +370,9 @@ __global__ void __launch_bounds__(THREADS)
   // splitters are every m-th of them.
   const std::int64_t first_tile = tile_starts[t.segment];
   const std::int64_t m = tile_starts[t.segment + 1] - first_tile;
-  const positioned_key<Key>* segment_samples = sorted_samples + first_tile * samples;
+  const positioned_key<Key, Position>* segment_samples = sorted_samples + first_tile * samples;
   for (int b = threadIdx.x; b < splitters; b += THREADS) {
-    const positioned_key<Key> g = segment_samples[deterministic_sample_splitter_index(b, m)];
+    const positioned_key<Key, Position> g = segment_samples[deterministic_sample_splitter_index(b, m)];
     splitter_keys[b] = g.key;
     splitter_positions[b] = g.position;
   }
@@ -400,7 +448,12 @@ static __global__ void deterministic_sample_next_segments_kernel(
 template <class Key, class Value>
 struct deterministic_sample_setup {
   using tuning = deterministic_sample_tuning<Key, Value>;
-  using sample = positioned_key<Key>;
+  // A sample's position takes 32 bits where that makes the sample smaller (keys of up to 4
+  // bytes: 8 bytes instead of 16, and step 4 sorts half the bytes) and n fits them.
+  using wide_sample = positioned_key<Key>;
+  using narrow_candidate = positioned_key<Key, std::int32_t>;
+  using narrow_sample =
+      std::conditional_t<(sizeof(narrow_candidate) < sizeof(wide_sample)), narrow_candidate, wide_sample>;
   using tile_count_iterator =
       thrust::transform_iterator<deterministic_sample_segment_tiles,
                                  thrust::counting_iterator<std::int64_t>>;
@@ -413,6 +466,7 @@ struct deterministic_sample_setup {
          samples_table, tables, scan_temp, arrays };
 
   bool half = false;
+  bool narrow = false;  // the samples are narrow_sample
   int tile_items = 0;
   int samples = 0;
   deterministic_sample_plan plan{0, 1, 1, 1};
@@ -462,25 +516,35 @@ struct deterministic_sample_setup {
       if (setup.half && !half_fits) return cudaErrorInvalidValue;
     }
     setup.tile_items = setup.half ? tuning::half_tile : tuning::tile;
+    // The bucket sort takes buckets of up to its huge class's tile where the device grants
+    // that class's shared memory.
+    using segment_tuning = typename tuning::segment_tuning;
+    const std::int64_t max_segment =
+        segment_tuning::has_huge && segment_tuning::huge_bytes <= static_cast<std::size_t>(shared_optin)
+            ? segment_tuning::max_huge_items
+            : segment_tuning::max_items;
     setup.samples = policy.samples_per_tile != 0
                         ? policy.samples_per_tile
-                        : deterministic_sample_choose_samples(
-                              n, setup.tile_items, device::max_segment_items<Key, Value>(),
-                              tuning::min_default_samples, tuning::max_samples, tuning::costs);
+                        : deterministic_sample_choose_samples(n, setup.tile_items, max_segment,
+                                                              tuning::min_default_samples,
+                                                              tuning::max_samples, tuning::costs);
     if (setup.samples == 0) return cudaErrorInvalidValue;  // no feasible plan for n
-    setup.plan = deterministic_sample_plan(n, setup.tile_items, setup.samples,
-                                           device::max_segment_items<Key, Value>());
+    setup.plan = deterministic_sample_plan(n, setup.tile_items, setup.samples, max_segment);
     if (!setup.plan.feasible) return cudaErrorInvalidValue;
 
     const deterministic_sample_plan& plan = setup.plan;
     const std::int64_t entries = plan.max_rows * setup.samples;
     const bool levels = plan.levels > 0;
+    setup.narrow = n <= std::numeric_limits<std::int32_t>::max();
+    const std::size_t sample_bytes = setup.narrow ? sizeof(narrow_sample) : sizeof(wide_sample);
     // Step 4's scratch shares the region of the rank and offset tables, which are written
     // only after the samples are sorted.
     std::size_t sample_sort_bytes = 0;
     if (levels)
-      sample_sort_bytes = algorithm<policy::merge>::template temp_storage_bytes<sample, no_value>(
-          policy::merge{}, entries);
+      sample_sort_bytes =
+          setup.narrow
+              ? algorithm<policy::merge>::template temp_storage_bytes<narrow_sample, no_value>(policy::merge{}, entries)
+              : algorithm<policy::merge>::template temp_storage_bytes<wide_sample, no_value>(policy::merge{}, entries);
     setup.rank_bytes = (entries * sizeof(int) + temp_alignment - 1) / temp_alignment * temp_alignment;
     const std::size_t table_bytes = setup.rank_bytes + entries * sizeof(std::int64_t);
     std::size_t tile_scan = 0, offset_scan = 0;
@@ -507,7 +571,7 @@ struct deterministic_sample_setup {
         levels ? segment_bytes : 0,
         levels ? segment_bytes : 0,
         static_cast<std::size_t>(plan.max_rows) * sizeof(std::int64_t),
-        static_cast<std::size_t>(entries) * sizeof(sample),
+        static_cast<std::size_t>(entries) * sample_bytes,
         levels ? (sample_sort_bytes > table_bytes ? sample_sort_bytes : table_bytes) : 0,
         setup.scan_bytes,
     });
@@ -515,39 +579,47 @@ struct deterministic_sample_setup {
   }
 };
 
-template <bool HALF, class Key, class Value, class Compare>
-cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, Key* keys, Value* values,
-                                              const std::int64_t* segment_offsets,
+// Steps 1–3 of a level: `rows` table rows over `segments` segments.
+template <bool HALF, class Key, class Value, class Position, class Compare>
+cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t segments, Key* keys,
+                                              Value* values, const std::int64_t* segment_offsets,
                                               const std::int64_t* tile_starts,
                                               const std::int64_t* row_segments, int samples,
-                                              positioned_key<Key>* sample_table, Compare cmp,
-                                              cudaStream_t stream) {
+                                              positioned_key<Key, Position>* sample_table,
+                                              Compare cmp, cudaStream_t stream) {
   using tuning = deterministic_sample_tuning<Key, Value>;
   constexpr int threads = HALF ? tuning::half_threads : tuning::threads;
-  constexpr std::size_t bytes = deterministic_sample_tile_bytes<Key, Value, HALF>();
-  const auto kernel = deterministic_sample_tile_kernel<threads, tuning::items, Key, Value, Compare>;
-  if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
-  kernel<<<static_cast<unsigned>(rows), threads, bytes, stream>>>(
+  using shape = deterministic_sample_tile_shape<Key, Value, threads, tuning::items>;
+  constexpr std::size_t block_bytes = sizeof(typename shape::block_storage);
+  const auto block_kernel =
+      deterministic_sample_block_tiles_kernel<threads, tuning::items, !shape::by_warps, Key, Value,
+                                              Position, Compare>;
+  if (cudaError_t e = allow_dynamic_shared(block_kernel, block_bytes)) return e;
+  if constexpr (shape::by_warps) {
+    constexpr std::size_t warp_bytes = sizeof(typename shape::warp_storage);
+    const auto warp_kernel =
+        deterministic_sample_warp_tiles_kernel<threads, tuning::items, Key, Value, Position, Compare>;
+    if (cudaError_t e = allow_dynamic_shared(warp_kernel, warp_bytes)) return e;
+    warp_kernel<<<static_cast<unsigned>(rows), shape::warp_threads, warp_bytes, stream>>>(
+        keys, values, segment_offsets, tile_starts, row_segments, samples, sample_table, cmp);
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+  }
+  const std::int64_t blocks = shape::by_warps ? segments : rows;
+  block_kernel<<<static_cast<unsigned>(blocks), threads, block_bytes, stream>>>(
       keys, values, segment_offsets, tile_starts, row_segments, samples, sample_table, cmp);
   return cudaPeekAtLastError();
 }
 
-// The sort behind algorithm<policy::deterministic_sample>, with the benchmark's and the
-// tests' hooks: stop_after (see the enum), and bucket_offsets_out: when not null, the bucket
-// boundaries made by level `buckets_level` (segments[l] · s + 1 offsets, the next level's
-// segments) are copied there, for a test to check the bucket bound.
-template <class Key, class Value, class Compare>
-cudaError_t deterministic_sample_sort(
-    const policy::deterministic_sample& policy, void* temp, Key* keys, Value* values,
-    std::int64_t n, Compare cmp, cudaStream_t stream,
-    deterministic_sample_stop_after stop_after = deterministic_sample_stop_after::bucket_sort,
-    std::int64_t* bucket_offsets_out = nullptr, int buckets_level = 0) {
+// deterministic_sample_sort (below) once its setup is made, with samples of type Sample.
+template <class Sample, class Key, class Value, class Compare>
+cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Value>& setup, void* temp,
+                                        Key* keys, Value* values, std::int64_t n, Compare cmp,
+                                        cudaStream_t stream,
+                                        deterministic_sample_stop_after stop_after,
+                                        std::int64_t* bucket_offsets_out, int buckets_level) {
   using setup_type = deterministic_sample_setup<Key, Value>;
   using tuning = typename setup_type::tuning;
-  using sample = positioned_key<Key>;
   using stop = deterministic_sample_stop_after;
-  setup_type setup;
-  if (cudaError_t e = setup_type::make(policy, n, setup)) return e;
   const deterministic_sample_plan& plan = setup.plan;
   const auto& layout = setup.layout;
   const int s = setup.samples;
@@ -559,7 +631,7 @@ cudaError_t deterministic_sample_sort(
   std::int64_t* next_segments = layout.template get<std::int64_t>(temp, setup_type::segments_b);
   std::int64_t* tile_starts = layout.template get<std::int64_t>(temp, setup_type::tile_starts);
   std::int64_t* row_segments = layout.template get<std::int64_t>(temp, setup_type::row_segments);
-  sample* samples = layout.template get<sample>(temp, setup_type::samples_table);
+  Sample* samples = layout.template get<Sample>(temp, setup_type::samples_table);
   void* tables = layout.template get<void>(temp, setup_type::tables);
   int* ranks = static_cast<int*>(tables);
   auto* offsets = reinterpret_cast<std::int64_t*>(static_cast<char*>(tables) + setup.rank_bytes);
@@ -592,10 +664,10 @@ cudaError_t deterministic_sample_sort(
 
     // Steps 1–3.
     const cudaError_t sorted =
-        setup.half ? launch_deterministic_sample_tiles<true>(rows, current_keys, current_values,
+        setup.half ? launch_deterministic_sample_tiles<true>(rows, k, current_keys, current_values,
                                                              segments, tile_starts, row_segments,
                                                              s, samples, cmp, stream)
-                   : launch_deterministic_sample_tiles<false>(rows, current_keys, current_values,
+                   : launch_deterministic_sample_tiles<false>(rows, k, current_keys, current_values,
                                                               segments, tile_starts, row_segments,
                                                               s, samples, cmp, stream);
     if (sorted != cudaSuccess) return sorted;
@@ -659,8 +731,33 @@ cudaError_t deterministic_sample_sort(
   // Step 9: every segment now fits one block, and none exceeds the plan's bound (one segment
   // of n without levels).
   const std::int64_t k = plan.segments[plan.levels];
-  return device::sort_segments(current_keys, current_values, keys, values, segments, segments + 1,
-                               k, cmp, stream, plan.levels == 0 ? n : 0, plan.bound[plan.levels]);
+  // The huge class is launched only where the plan's bound exceeds the large one, that is
+  // where make() found the device to grant it.
+  return sort_segments_in_classes(typename tuning::segment_tuning::classes_with_huge{}, current_keys,
+                                  current_values, keys, values, segments, segments + 1, k, cmp,
+                                  stream, plan.levels == 0 ? n : 0, plan.bound[plan.levels]);
+}
+
+// The sort behind algorithm<policy::deterministic_sample>, with the benchmark's and the
+// tests' hooks: stop_after (see the enum), and bucket_offsets_out: when not null, the bucket
+// boundaries made by level `buckets_level` (segments[l] · s + 1 offsets, the next level's
+// segments) are copied there, for a test to check the bucket bound.
+template <class Key, class Value, class Compare>
+cudaError_t deterministic_sample_sort(
+    const policy::deterministic_sample& policy, void* temp, Key* keys, Value* values,
+    std::int64_t n, Compare cmp, cudaStream_t stream,
+    deterministic_sample_stop_after stop_after = deterministic_sample_stop_after::bucket_sort,
+    std::int64_t* bucket_offsets_out = nullptr, int buckets_level = 0) {
+  using setup_type = deterministic_sample_setup<Key, Value>;
+  setup_type setup;
+  if (cudaError_t e = setup_type::make(policy, n, setup)) return e;
+  return setup.narrow
+             ? deterministic_sample_levels<typename setup_type::narrow_sample>(
+                   setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
+                   buckets_level)
+             : deterministic_sample_levels<typename setup_type::wide_sample>(
+                   setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
+                   buckets_level);
 }
 
 template <>

@@ -24,11 +24,12 @@ __host__ __device__ __forceinline__ bool precedes(const Key& a, std::int64_t pos
 // A sample of the deterministic sample sort as one item, so that the sort of all samples
 // (Algorithm 1 step 4) can order it with a comparator. A negative position marks an empty
 // slot of the fixed-size sample table (a tile that does not exist); its key must still be a
-// real key, because the comparator reads it without a branch.
-template <class Key>
+// real key, because the comparator reads it without a branch. Position: a signed integer
+// that holds every index of the array (32 bits make a 4-byte key's sample 8 bytes, not 16).
+template <class Key, class Position = std::int64_t>
 struct positioned_key {
   Key key;
-  std::int64_t position;
+  Position position;
 };
 
 constexpr std::int64_t absent_position = -1;
@@ -38,9 +39,9 @@ constexpr std::int64_t absent_position = -1;
 template <class Compare>
 struct positioned_less {
   Compare cmp;
-  template <class Key>
-  __host__ __device__ __forceinline__ bool operator()(const positioned_key<Key>& a,
-                                                      const positioned_key<Key>& b) const {
+  template <class Key, class Position>
+  __host__ __device__ __forceinline__ bool operator()(const positioned_key<Key, Position>& a,
+                                                      const positioned_key<Key, Position>& b) const {
     const bool a_first = cmp(a.key, b.key);
     const bool b_first = cmp(b.key, a.key);
     const bool a_present = a.position >= 0;

@@ -13,7 +13,8 @@
 // of 256 items, then 1K, 2K and 4K, up to 256 threads of 32 items each), so a bucket of 300
 // items costs a 1024-item network, not an 8192-item one. Each class is one launch over all
 // segments; each block reads the lengths of its share 32 at a time and sorts those of its
-// class.
+// class. Keys alone whose ties are identical are sorted by warps where a class's items a
+// thread are whole warp chunks (segments_by_warps), the others by the block bitonic sort.
 // Segment lengths are read on the device only, so the caller needs no host synchronisation.
 // A caller that knows bounds of them on the host (a plan's bucket bound, one segment of n)
 // passes [shortest, longest]: classes that cannot hold such a segment are not launched, so
@@ -23,13 +24,15 @@
 // ends[i]. Not stable. Asynchronous on `stream`; returns the first launch error (the
 // largest class opts in to more than 48 KB of shared memory: up to 112 KB, which every GPU
 // since Volta but Turing grants).
-// Cost: per segment of v items, the bitonic network of the smallest class tile >= v.
+// Cost: per segment of v items, the bitonic network of the smallest class tile >= v (by
+// warps: a warp's chunks in registers, the merges of the warps' runs in shared memory).
 #pragma once
 
 #include <gpusort/block/sort_tile.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
+#include <gpusort/detail/warp_runs.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -44,20 +47,24 @@ namespace detail {
 // that allow_dynamic_shared sees all of it.
 template <class Key, class Value, int THREADS, int ITEMS>
 struct segment_class_storage {
-  block::sort_tile_storage<Key, Value, THREADS, ITEMS> sort;
+  union {
+    block::sort_tile_storage<Key, Value, THREADS, ITEMS> sort;
+    warp_run_storage<Key, Value, warp_run_tuning<Key, Value>::sort_items, THREADS * ITEMS> warps;
+  };
+  Key warp_largest[THREADS / 32];  // the padding of a segment sorted by warps
   std::int64_t listed_begin[32];
   int listed_size[32];
   int listed_count;
 };
 
 // The largest power of two <= LIMIT items per thread whose storage fits the budget.
-template <class Key, class Value, int THREADS, int LIMIT>
+template <class Key, class Value, int THREADS, int LIMIT,
+          std::size_t BUDGET = opt_in_shared_budget>
 constexpr int segment_items_fitting() {
-  if constexpr (LIMIT == 1 ||
-                sizeof(segment_class_storage<Key, Value, THREADS, LIMIT>) <= opt_in_shared_budget)
+  if constexpr (LIMIT == 1 || sizeof(segment_class_storage<Key, Value, THREADS, LIMIT>) <= BUDGET)
     return LIMIT;
   else
-    return segment_items_fitting<Key, Value, THREADS, LIMIT / 2>();
+    return segment_items_fitting<Key, Value, THREADS, LIMIT / 2, BUDGET>();
 }
 
 // MIN_BLOCKS: resident blocks per SM the compiler must allow (__launch_bounds__).
@@ -108,7 +115,30 @@ struct segment_sort_tuning {
   // segment lengths; with the compact class, randomized_sample u32 was 3 % slower at 2^24
   // and 0.4 % at 2^28 (H100, run 21).
   using grouped_classes = shape_list<tiny_class, small_class, medium_class, large_class>;
+  // One class more, at twice the large class's threads, for a caller that reads the device's
+  // opt-in limit before it lets a segment exceed max_items (huge_bytes; A100 and H100 grant
+  // it): deterministic_sample's buckets of up to 16K 4-byte keys, which bound a 2^28 sort to
+  // two levels. Where the budget halves the items, the tile is the large one and the class
+  // is skipped.
+  static constexpr int huge_threads = 2 * large_threads;
+  static constexpr int huge_items =
+      segment_items_fitting<Key, Value, huge_threads, max_items_per_thread, large_opt_in_shared_budget>();
+  using huge_class = tile_shape<huge_threads, huge_items>;
+  static constexpr bool has_huge = huge_class::tile > large_class::tile;
+  static constexpr std::int64_t max_huge_items = has_huge ? huge_class::tile : max_items;
+  static constexpr std::size_t huge_bytes =
+      sizeof(segment_class_storage<Key, Value, huge_threads, huge_items>);
+  using classes_with_huge =
+      shape_list<tiny_class, small_class, compact_class, medium_class, large_class, huge_class>;
 };
+
+// Whether a class sorts its segments as warpsort's step 1 sorts a run (detail::sort_warp_run:
+// warps sort chunks in registers without barriers, the block merges their runs) rather than
+// by the block bitonic sort: keys alone whose ties are identical, so that a short segment is
+// padded with copies of its largest key, and a thread's items whole chunks.
+template <class Key, class Value, class Compare, int ITEMS>
+constexpr bool segments_by_warps =
+    pads_last_run<Key, Value, Compare> && ITEMS % warp_run_tuning<Key, Value>::sort_items == 0;
 
 // One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
 template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class Compare>
@@ -156,9 +186,19 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       continue;
     }
     const std::int64_t begin = shared.listed_begin[next];
-    block::sort_tile<THREADS, ITEMS>(keys_in + begin, values_in + begin, keys_out + begin,
-                                     values_out + begin, shared.listed_size[next], cmp,
-                                     shared.sort);
+    const int size = shared.listed_size[next];
+    if constexpr (segments_by_warps<Key, Value, Compare, ITEMS>) {
+      constexpr int warps = THREADS / 32;
+      // Synchronises: the previous segment's output is read from the buffer before the
+      // warps store this one.
+      const Key padding = block_largest_of<THREADS>(keys_in + begin, size, cmp, shared.warp_largest);
+      sort_warp_run<warp_run_tuning<Key, Value>::sort_items, tile / warps, warps, run_fill::padded,
+                    plain_items<Key>>(keys_in + begin, values_in, keys_out + begin, values_out,
+                                      size, padding, cmp, shared.warps);
+    } else {
+      block::sort_tile<THREADS, ITEMS>(keys_in + begin, values_in + begin, keys_out + begin,
+                                       values_out + begin, size, cmp, shared.sort);
+    }
     ++next;
   }
 }
