@@ -363,19 +363,25 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
   INFO("n " << n << ", tile " << tile << ", chosen s " << s);
   REQUIRE(s >= tuning::min_default_samples);
   REQUIRE(s <= tuning::max_samples);
-  CHECK((s & (s - 1)) == 0);
+  // A power of two or the point halfway to the next one (3·2^k).
+  const int power = s % 3 == 0 ? s / 3 : s;
+  CHECK((power & (power - 1)) == 0);
   const deterministic_sample_plan chosen(n, tile, s, max_segment);
   REQUIRE(chosen.feasible);
   const double chosen_ns = gpusort::detail::deterministic_sample_estimate(chosen, costs);
   for (int other = tuning::min_default_samples; other <= tuning::max_samples; other *= 2) {
-    const deterministic_sample_plan plan(n, tile, other, max_segment);
-    if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs));
+    for (const int candidate : {other, other + other / 2}) {
+      if (candidate > tuning::max_samples) continue;
+      const deterministic_sample_plan plan(n, tile, candidate, max_segment);
+      if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs));
+    }
   }
 }
 
-// The estimate reproduces the fastest s of the H100 sweep (bench/RESULTS.md run 31: s of
-// 64 to 512) with each type's own tile, where the sweep measured it; 2^22 u32 keys are too
-// few for the full tile (min_tiles_per_sm), so their plan has the half tile.
+// The estimate reproduces the fastest s of the H100 sweeps (bench/RESULTS.md run 31: powers
+// of two from 64 to 512, then the halfway points the estimate picks against the powers of
+// two around them) with each type's own tile; 2^22 u32 keys are too few for the full tile
+// (min_tiles_per_sm), so their plan has the half tile.
 template <class Key, class Value>
 int tuned_samples(int log_n, bool half = false) {
   using tuning = gpusort::detail::deterministic_sample_tuning<Key, Value>;
@@ -389,13 +395,16 @@ TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_s
   using gpusort::detail::no_value;
   using u32 = std::uint32_t;
   CHECK(tuned_samples<u32, no_value>(22, true) == 512);
-  CHECK(tuned_samples<u32, no_value>(24) == 128);
+  CHECK(tuned_samples<u32, no_value>(24) == 96);
   CHECK(tuned_samples<u32, no_value>(26) == 128);
+  CHECK(tuned_samples<u32, no_value>(27) == 192);
   CHECK(tuned_samples<u32, no_value>(28) == 256);
-  CHECK(tuned_samples<std::uint64_t, no_value>(24) == 128);
-  CHECK(tuned_samples<std::uint64_t, no_value>(26) == 256);
-  CHECK(tuned_samples<u32, u32>(24) == 128);
-  CHECK(tuned_samples<u32, u32>(26) == 256);
+  CHECK(tuned_samples<std::uint64_t, no_value>(24) == 96);
+  CHECK(tuned_samples<std::uint64_t, no_value>(26) == 192);
+  CHECK(tuned_samples<std::uint64_t, no_value>(28) == 384);
+  CHECK(tuned_samples<u32, u32>(24) == 96);
+  CHECK(tuned_samples<u32, u32>(26) == 192);
+  CHECK(tuned_samples<u32, u32>(28) == 384);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(24) == 128);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(26) == 256);
 }

@@ -133,22 +133,28 @@ __host__ __device__ inline double deterministic_sample_estimate(const determinis
   return ns;
 }
 
-// The s among the powers of two in [min_samples, max_samples] (and <= tile_items) whose
-// feasible plan has the least estimated time; 0 if none is feasible.
+// The candidate s in [min_samples, max_samples] (and <= tile_items) whose feasible plan has
+// the least estimated time; 0 if none is feasible. Candidates: the powers of two and the
+// points halfway between them (3·2^k): a level's bound falls with s in steps, and where a
+// power of two leaves the last bound just above the bucket sort's largest segment, the
+// halfway s saves a level (u32:u32 at 2^28: 384 instead of 256 makes two levels, not three;
+// bench/RESULTS.md run 31).
 __host__ __device__ inline int deterministic_sample_choose_samples(std::int64_t n, std::int64_t tile_items,
                                                                    std::int64_t max_segment,
                                                                    int min_samples, int max_samples,
                                                                    const deterministic_sample_costs& c) {
   int best = 0;
   double best_ns = 0;
-  for (int s = 1; s <= max_samples && s <= tile_items; s *= 2) {
-    if (s < min_samples) continue;
-    const deterministic_sample_plan plan(n, tile_items, s, max_segment);
-    if (!plan.feasible) continue;
-    const double ns = deterministic_sample_estimate(plan, c);
-    if (best == 0 || ns < best_ns) {
-      best = s;
-      best_ns = ns;
+  for (int power = 1; power <= max_samples && power <= tile_items; power *= 2) {
+    for (const int s : {power, power + power / 2}) {
+      if ((s != power && power < 2) || s < min_samples || s > max_samples || s > tile_items) continue;
+      const deterministic_sample_plan plan(n, tile_items, s, max_segment);
+      if (!plan.feasible) continue;
+      const double ns = deterministic_sample_estimate(plan, c);
+      if (best == 0 || ns < best_ns) {
+        best = s;
+        best_ns = ns;
+      }
     }
   }
   return best;
