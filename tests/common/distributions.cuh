@@ -229,6 +229,8 @@ __host__ __device__ inline Key key_from_ordinal(ordinal o) {
   const std::uint64_t u = o.value;
   if constexpr (std::is_same<Key, std::uint32_t>::value) {
     return static_cast<std::uint32_t>(u >> 32);
+  } else if constexpr (std::is_same<Key, std::uint8_t>::value) {
+    return static_cast<std::uint8_t>(u >> 56);
   } else if constexpr (std::is_same<Key, std::int32_t>::value) {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(u >> 32) ^ 0x80000000u);
   } else if constexpr (std::is_same<Key, std::uint64_t>::value) {
@@ -248,7 +250,7 @@ __host__ __device__ inline Key key_from_ordinal(ordinal o) {
                  static_cast<std::uint32_t>((u << 22) | (o.extra & 0x3FFFFFull))};
   } else {
     static_assert(sizeof(Key) == 0,
-                  "generate() supports u32, i32, u64, i64, float, double, key16 and key12");
+                  "generate() supports u8, u32, i32, u64, i64, float, double, key16 and key12");
     return Key{};
   }
 }

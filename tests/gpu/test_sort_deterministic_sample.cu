@@ -57,7 +57,53 @@ void check_bucket_bound(const ds_policy& policy, distribution d, std::int64_t n)
   }
 }
 
+// The issue's bound on temp storage: at most 1.05 × the items' bytes, plus a few MiB.
+template <class Key, class Value>
+void check_temp_bound(std::int64_t n) {
+  const std::size_t bytes =
+      gpusort::detail::algorithm<ds_policy>::template temp_storage_bytes<Key, Value>(default_policy, n);
+  constexpr std::size_t item_bytes = gpusort::detail::item_bytes_of<Key, Value>;
+  const double items = static_cast<double>(n) * item_bytes;
+  INFO("item bytes " << item_bytes << ", n = " << n << ", temp / items = "
+                     << static_cast<double>(bytes) / items);
+  CHECK(static_cast<double>(bytes) <= 1.05 * items + 4.0 * (1 << 20));
+}
+
 }  // namespace
+
+TEST_CASE("deterministic_sample: temp storage within 1.05 × the items' bytes + 4 MiB",
+          "[deterministic_sample]") {
+  for (int log_n = 16; log_n <= 28; ++log_n) {
+    const std::int64_t n = std::int64_t(1) << log_n;
+    check_temp_bound<std::uint32_t, no_value>(n);
+    check_temp_bound<std::uint32_t, no_value>(n + 12345);
+    check_temp_bound<std::uint64_t, no_value>(n);
+    check_temp_bound<std::uint32_t, std::uint32_t>(n);
+    check_temp_bound<key16, no_value>(n / 2);
+  }
+}
+
+TEST_CASE("deterministic_sample: samples in the idle keys, or in temp storage where they do not fit",
+          "[deterministic_sample]") {
+  // 4-byte keys: the sample table and its sort's scratch borrow the level's idle keys.
+  using u32_setup = gpusort::detail::deterministic_sample_setup<std::uint32_t, no_value>;
+  u32_setup wide_keys;
+  REQUIRE(u32_setup::make(default_policy, 999983, wide_keys) == cudaSuccess);
+  CHECK(wide_keys.samples_in_other);
+  // 1-byte keys with many samples per half tile: 8-byte samples, two copies for the sort,
+  // about twice the keys' bytes; they go to the temp storage.
+  using u8_setup = gpusort::detail::deterministic_sample_setup<std::uint8_t, no_value>;
+  using u8_tuning = u8_setup::tuning;
+  const ds_policy many{u8_tuning::max_samples, u8_tuning::half_tile};
+  u8_setup narrow_keys;
+  REQUIRE(u8_setup::make(many, 999983, narrow_keys) == cudaSuccess);
+  CHECK(!narrow_keys.samples_in_other);
+  const auto dist = GENERATE(distribution::uniform, distribution::all_equal,
+                             distribution::reverse_sorted);
+  check_sort<ds_policy, std::uint8_t, no_value>(many, {dist, 999983}, gpusort::less{}, false);
+  check_sort<ds_policy, std::uint8_t, no_value>(default_policy, {dist, 999983}, gpusort::less{}, false);
+  check_sort<ds_policy, std::uint32_t, no_value>(default_policy, {dist, 999983}, gpusort::less{}, false);
+}
 
 TEST_CASE("deterministic_sample: u32 keys, every distribution and awkward size",
           "[deterministic_sample]") {

@@ -24,14 +24,17 @@
 // No host synchronisation and no device allocation: the host plans every level from n (grids
 // for the worst case, blocks past their segment's real tiles exit) and all scratch comes from
 // the temp storage. Not stable. Extra memory (temp_storage_bytes), R = the most tile rows a
-// level launches (plan.max_rows), K = the most segments (plan.max_segments):
+// level launches (plan.max_rows), K = the most segments (plan.max_segments), P = 32-bit
+// positions and offsets where n fits them, else 64-bit:
 //   n·(sizeof(Key) + sizeof(Value))                      the relocation target
-// + R·s·sizeof(positioned_key<Key, P>)                   the sample table (P: 32-bit positions
-//                                                         where n fits them, else 64-bit)
-// + max(R·s·(4 + 8), policy::merge's scratch for R·s samples)   ranks + offsets, which share
-//                                                         their region with the sample sort
+// + R·s·(4 + sizeof(P))                                  ranks + offsets
 // + 8·R + 3·8·(K + 1) + CUB scan scratch                 row→segment map, segment arrays
-// (none of it when n fits one block: then only the bucket sort runs).
+// The sample table (R·s·sizeof(positioned_key<Key, P>)) and policy::merge's scratch for its
+// sort take no temp storage where they fit in the keys of the level's idle buffer (steps 1–6
+// leave it unused; with the default s they take a few per cent of it); else the table is
+// carved from the temp storage too, and the sort's scratch shares the region of the ranks and
+// offsets, which are written only after it. None of it when n fits one block: then only the
+// bucket sort runs.
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
@@ -245,9 +248,10 @@ __host__ __device__ inline int deterministic_sample_bucket_of(int i, const int* 
 // Entry i of the next level's segment offsets: where bucket i % s of segment i / s starts
 // (the offset of its first tile's part; a segment without tiles: where it starts), and n
 // at i = K·s.
+template <class Offset>
 __host__ __device__ inline std::int64_t deterministic_sample_next_segment(
     std::int64_t i, const std::int64_t* segment_offsets, const std::int64_t* tile_starts,
-    std::int64_t segments, int samples, const std::int64_t* offset_table, std::int64_t n) {
+    std::int64_t segments, int samples, const Offset* offset_table, std::int64_t n) {
   if (i == segments * samples) return n;
   const std::int64_t k = i / samples;
   const std::int64_t first_tile = tile_starts[k];
@@ -385,14 +389,14 @@ __global__ void __launch_bounds__(THREADS)
 
 // Step 8: item i of the tile, in bucket b, goes to offsets[b] + (i − start of b in the tile).
 // Reads coalesced; writes coalesced within each bucket's run.
-template <int THREADS, int ITEMS, class Key, class Value>
+template <int THREADS, int ITEMS, class Key, class Value, class Offset>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_relocate_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                                          Value* values_out, const std::int64_t* segment_offsets,
                                          const std::int64_t* tile_starts,
                                          const std::int64_t* row_segments, int tile_items,
                                          int samples, const int* rank_table,
-                                         const std::int64_t* offset_table) {
+                                         const Offset* offset_table) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto* row_offsets = reinterpret_cast<std::int64_t*>(shared_bytes);
   auto* row_ranks = reinterpret_cast<int*>(shared_bytes + samples * sizeof(std::int64_t));
@@ -434,9 +438,10 @@ __global__ void __launch_bounds__(THREADS)
 
 // The buckets become the next level's segments: next[k·s + b] = where bucket b of segment k
 // starts (the offset of its first tile's part), next[K·s] = n.
-static __global__ void deterministic_sample_next_segments_kernel(
+template <class Offset>
+__global__ void deterministic_sample_next_segments_kernel(
     const std::int64_t* segment_offsets, const std::int64_t* tile_starts, std::int64_t segments,
-    int samples, const std::int64_t* offset_table, std::int64_t* next, std::int64_t n) {
+    int samples, const Offset* offset_table, std::int64_t* next, std::int64_t n) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i > segments * samples) return;
   next[i] = deterministic_sample_next_segment(i, segment_offsets, tile_starts, segments, samples,
@@ -466,11 +471,16 @@ struct deterministic_sample_setup {
          samples_table, tables, scan_temp, arrays };
 
   bool half = false;
-  bool narrow = false;  // the samples are narrow_sample
+  bool narrow = false;  // the samples are narrow_sample, the offset table 32-bit
+  // Steps 1–6 leave the other buffer of the level's ping-pong idle (the tile sort works in
+  // place; step 8 is the first to write there): where the sample table and its sort's
+  // scratch fit in its keys, they live there, and the temp storage holds neither.
+  bool samples_in_other = false;
   int tile_items = 0;
   int samples = 0;
   deterministic_sample_plan plan{0, 1, 1, 1};
-  std::size_t rank_bytes = 0;  // ranks first in the `tables` region, offsets after
+  std::size_t sample_table_bytes = 0;  // then the sample sort's scratch, in one region
+  std::size_t rank_bytes = 0;          // ranks first in the `tables` region, offsets after
   std::size_t scan_bytes = 0;
   temp_layout<arrays> layout{{}};
 
@@ -537,16 +547,20 @@ struct deterministic_sample_setup {
     const bool levels = plan.levels > 0;
     setup.narrow = n <= std::numeric_limits<std::int32_t>::max();
     const std::size_t sample_bytes = setup.narrow ? sizeof(narrow_sample) : sizeof(wide_sample);
-    // Step 4's scratch shares the region of the rank and offset tables, which are written
-    // only after the samples are sorted.
+    const std::size_t offset_bytes = setup.narrow ? sizeof(std::int32_t) : sizeof(std::int64_t);
     std::size_t sample_sort_bytes = 0;
     if (levels)
       sample_sort_bytes =
           setup.narrow
               ? algorithm<policy::merge>::template temp_storage_bytes<narrow_sample, no_value>(policy::merge{}, entries)
               : algorithm<policy::merge>::template temp_storage_bytes<wide_sample, no_value>(policy::merge{}, entries);
-    setup.rank_bytes = (entries * sizeof(int) + temp_alignment - 1) / temp_alignment * temp_alignment;
-    const std::size_t table_bytes = setup.rank_bytes + entries * sizeof(std::int64_t);
+    setup.sample_table_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sample_bytes);
+    setup.rank_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sizeof(int));
+    const std::size_t table_bytes = setup.rank_bytes + entries * offset_bytes;
+    // The idle buffer's start is rounded up to the alignment within it.
+    setup.samples_in_other =
+        levels && temp_alignment + setup.sample_table_bytes + sample_sort_bytes <=
+                      static_cast<std::size_t>(n) * sizeof(Key);
     std::size_t tile_scan = 0, offset_scan = 0;
     if (levels) {
       const tile_count_iterator tiles(thrust::counting_iterator<std::int64_t>(0),
@@ -557,10 +571,14 @@ struct deterministic_sample_setup {
         return e;
       const rank_count_iterator counts(thrust::counting_iterator<std::int64_t>(0),
                                        deterministic_sample_rank_counts{nullptr, 1});
-      if (cudaError_t e = device::segmented_bucket_offsets(
-              nullptr, offset_scan, counts, static_cast<std::int64_t*>(nullptr), nullptr,
-              plan.max_segments, plan.max_rows, setup.samples))
-        return e;
+      const cudaError_t e =
+          setup.narrow ? device::segmented_bucket_offsets(nullptr, offset_scan, counts,
+                                                          static_cast<std::int32_t*>(nullptr), nullptr,
+                                                          plan.max_segments, plan.max_rows, setup.samples)
+                       : device::segmented_bucket_offsets(nullptr, offset_scan, counts,
+                                                          static_cast<std::int64_t*>(nullptr), nullptr,
+                                                          plan.max_segments, plan.max_rows, setup.samples);
+      if (e != cudaSuccess) return e;
     }
     setup.scan_bytes = tile_scan > offset_scan ? tile_scan : offset_scan;
     const std::size_t segment_bytes = static_cast<std::size_t>(plan.max_segments + 1) * sizeof(std::int64_t);
@@ -571,8 +589,12 @@ struct deterministic_sample_setup {
         levels ? segment_bytes : 0,
         levels ? segment_bytes : 0,
         static_cast<std::size_t>(plan.max_rows) * sizeof(std::int64_t),
-        static_cast<std::size_t>(entries) * sample_bytes,
-        levels ? (sample_sort_bytes > table_bytes ? sample_sort_bytes : table_bytes) : 0,
+        setup.samples_in_other ? 0 : setup.sample_table_bytes,
+        // Otherwise step 4's scratch shares the region of the rank and offset tables, which
+        // are written only after the samples are sorted.
+        !levels                    ? 0
+        : setup.samples_in_other || table_bytes > sample_sort_bytes ? table_bytes
+                                   : sample_sort_bytes,
         setup.scan_bytes,
     });
     return cudaSuccess;
@@ -610,8 +632,9 @@ cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t se
   return cudaPeekAtLastError();
 }
 
-// deterministic_sample_sort (below) once its setup is made, with samples of type Sample.
-template <class Sample, class Key, class Value, class Compare>
+// deterministic_sample_sort (below) once its setup is made, with samples of type Sample and
+// an offset table of Offset.
+template <class Sample, class Offset, class Key, class Value, class Compare>
 cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Value>& setup, void* temp,
                                         Key* keys, Value* values, std::int64_t n, Compare cmp,
                                         cudaStream_t stream,
@@ -631,10 +654,9 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
   std::int64_t* next_segments = layout.template get<std::int64_t>(temp, setup_type::segments_b);
   std::int64_t* tile_starts = layout.template get<std::int64_t>(temp, setup_type::tile_starts);
   std::int64_t* row_segments = layout.template get<std::int64_t>(temp, setup_type::row_segments);
-  Sample* samples = layout.template get<Sample>(temp, setup_type::samples_table);
   void* tables = layout.template get<void>(temp, setup_type::tables);
   int* ranks = static_cast<int*>(tables);
-  auto* offsets = reinterpret_cast<std::int64_t*>(static_cast<char*>(tables) + setup.rank_bytes);
+  auto* offsets = reinterpret_cast<Offset*>(static_cast<char*>(tables) + setup.rank_bytes);
   void* scan_temp = layout.template get<void>(temp, setup_type::scan_temp);
 
   deterministic_sample_whole_kernel<<<1, 1, 0, stream>>>(segments, n);
@@ -646,6 +668,11 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
   Value* other_values = scratch_values;
   for (int level = 0; level < plan.levels; ++level) {
     const bool first = level == 0;
+    void* sample_region =
+        setup.samples_in_other ? temp_aligned_start(other_keys) : layout.template get<void>(temp, setup_type::samples_table);
+    auto* samples = static_cast<Sample*>(sample_region);
+    void* sample_sort_temp =
+        setup.samples_in_other ? static_cast<char*>(sample_region) + setup.sample_table_bytes : tables;
     const std::int64_t k = plan.segments[level];
     const std::int64_t rows = plan.rows[level];
     const auto grid = static_cast<unsigned>(rows);
@@ -674,7 +701,7 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     if (first && stop_after == stop::local_sort) return cudaSuccess;
 
     // Step 4: every segment's samples in one sort (positions order the segments).
-    if (cudaError_t e = algorithm<policy::merge>::sort(policy::merge{}, tables, samples,
+    if (cudaError_t e = algorithm<policy::merge>::sort(policy::merge{}, sample_sort_temp, samples,
                                                        static_cast<no_value*>(nullptr), rows * s,
                                                        positioned_less<Compare>{cmp}, stream))
       return e;
@@ -711,7 +738,7 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
           row_segments, tile, s, ranks, offsets);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
       const std::int64_t entries = k * s + 1;
-      deterministic_sample_next_segments_kernel<<<static_cast<unsigned>(ceil_div(entries, helper)),
+      deterministic_sample_next_segments_kernel<Offset><<<static_cast<unsigned>(ceil_div(entries, helper)),
                                                   helper, 0, stream>>>(
           segments, tile_starts, k, s, offsets, next_segments, n);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
@@ -752,10 +779,10 @@ cudaError_t deterministic_sample_sort(
   setup_type setup;
   if (cudaError_t e = setup_type::make(policy, n, setup)) return e;
   return setup.narrow
-             ? deterministic_sample_levels<typename setup_type::narrow_sample>(
+             ? deterministic_sample_levels<typename setup_type::narrow_sample, std::int32_t>(
                    setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
                    buckets_level)
-             : deterministic_sample_levels<typename setup_type::wide_sample>(
+             : deterministic_sample_levels<typename setup_type::wide_sample, std::int64_t>(
                    setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
                    buckets_level);
 }

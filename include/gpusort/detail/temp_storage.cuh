@@ -14,6 +14,19 @@ namespace detail {
 // Alignment of every carved array: enough for any key type and for 16-byte vector access.
 constexpr std::size_t temp_alignment = 256;
 
+// bytes rounded up to whole units of temp_alignment.
+constexpr std::size_t temp_aligned_bytes(std::size_t bytes) {
+  return (bytes + temp_alignment - 1) / temp_alignment * temp_alignment;
+}
+
+// The first temp_alignment boundary at or after p: where arrays may be carved from a buffer
+// that is not itself aligned (a caller's array lent as scratch while its contents live
+// elsewhere), at the cost of up to temp_alignment bytes of it.
+inline void* temp_aligned_start(void* p) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  return reinterpret_cast<void*>((address + temp_alignment - 1) / temp_alignment * temp_alignment);
+}
+
 template <int N>
 struct temp_layout {
   std::size_t offsets[N] = {};
@@ -23,7 +36,7 @@ struct temp_layout {
   explicit temp_layout(const std::size_t (&bytes)[N]) {
     for (int i = 0; i < N; ++i) {
       offsets[i] = total;
-      total += (bytes[i] + temp_alignment - 1) / temp_alignment * temp_alignment;
+      total += temp_aligned_bytes(bytes[i]);
     }
   }
 
