@@ -87,43 +87,60 @@ struct merge_sort_shape {
 // 2^20 0.100 -> 0.126 ms).
 constexpr std::int64_t merge_warp_runs_from = std::int64_t(1) << 23;
 
-// Shared memory of merge_sort_tile.
+// Shared memory of merge_sort_tile. Values (only ranked items have any) wait in input
+// order, apart from the network, while their keys sort; unpadded, as they are written and
+// read by position, never as a thread's blocked items.
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
-union merge_tile_sort_storage {
+struct merge_tile_sort_storage {
   using item = merge_network_item<RANKED, Key, Compare>;
-  block::bitonic_sort_storage<item, Value, THREADS, ITEMS> network;
-  block::tile_buffer<THREADS, ITEMS, Key> keys;
-  block::tile_buffer<THREADS, ITEMS, Value> values;
+  union {
+    block::bitonic_sort_storage<item, no_value, THREADS, ITEMS> network;
+    block::tile_buffer<THREADS, ITEMS, Key> keys;
+    block::tile_buffer<THREADS, ITEMS, int> ranks;  // the sorted items' ranks, blocked
+  };
+  std::conditional_t<has_values<Value>, Value[THREADS * ITEMS], no_value> values;
 };
 
 // The whole block: sorts the `valid` items at keys_in + offset into keys_out + offset.
-// RANKED: keys carry their tile index, which breaks ties (needs_ranks); otherwise equal
-// keys are identical and the plain network is already stable in effect.
+// RANKED: keys carry their tile index, which breaks ties (needs_ranks) and says where each
+// one's value waits, so values never ride through the network; otherwise equal keys are
+// identical and the plain network is already stable in effect.
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
 __device__ __forceinline__ void merge_sort_tile(
     const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
     std::int64_t offset, int valid, Compare cmp,
     merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value, Compare>& shared) {
+  static_assert(RANKED || !has_values<Value>, "values keep their order only through ranks");
   Key keys[ITEMS];
-  Value values[ITEMS];
   block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
-  block::load_blocked<THREADS>(values_in + offset, values, valid, shared.values);
   if constexpr (RANKED) {
     using codec = rank_codec<Key, Compare>;
+    if constexpr (has_values<Value>) {
+      for (int i = threadIdx.x; i < valid; i += THREADS) shared.values[i] = values_in[offset + i];
+    }
     typename codec::item items[ITEMS];
+    no_value no_values[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int position = static_cast<int>(threadIdx.x) * ITEMS + r;
       items[r] = codec::make(keys[r], position < valid ? position : absent_rank);
     }
-    block::bitonic_sort<THREADS>(items, values, codec::compare(cmp), shared.network);
+    block::bitonic_sort<THREADS>(items, no_values, codec::compare(cmp), shared.network);
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) keys[r] = codec::key(items[r]);
+    block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
+    if constexpr (has_values<Value>) {
+      // Real items sort before the absent slots, so output i < valid has a rank.
+#pragma unroll
+      for (int r = 0; r < ITEMS; ++r) shared.ranks[static_cast<int>(threadIdx.x) * ITEMS + r] = codec::rank(items[r]);
+      __syncthreads();
+      for (int i = threadIdx.x; i < valid; i += THREADS) values_out[offset + i] = shared.values[shared.ranks[i]];
+      __syncthreads();
+    }
   } else {
     block::bitonic_sort_identical_ties<THREADS>(keys, valid, cmp, shared.network);
+    block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
   }
-  block::store_blocked<THREADS>(keys_out + offset, keys, valid, shared.keys);
-  block::store_blocked<THREADS>(values_out + offset, values, valid, shared.values);
 }
 
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>

@@ -9,6 +9,8 @@
 // Keys that map one-to-one and in order onto 32-bit words (order_word) carry their rank in
 // the low half of one 64-bit word instead (rank_codec): the networks then compare one
 // unsigned word instead of two keys and two ranks, and move two registers instead of three.
+// The rank also says where an item came from, so values need not ride through a network:
+// they wait in shared memory and each output fetches its own by rank afterwards.
 #pragma once
 
 #include <gpusort/compare.cuh>
@@ -111,6 +113,7 @@ struct rank_codec {
   using item = ranked<Key>;
   __host__ __device__ static item make(const Key& key, int rank) { return {key, rank}; }
   __host__ __device__ static Key key(const item& i) { return i.key; }
+  __host__ __device__ static int rank(const item& i) { return i.rank; }
   __host__ __device__ static rank_tiebreak<Compare> compare(Compare cmp) { return {cmp}; }
 };
 
@@ -123,6 +126,8 @@ struct rank_codec<Key, Compare, true> {
                     : item(word::encode(key)) << 32 | static_cast<std::uint32_t>(rank);
   }
   __host__ __device__ static Key key(item i) { return word::decode(static_cast<std::uint32_t>(i >> 32)); }
+  // An absent slot's word decodes to absent_rank.
+  __host__ __device__ static int rank(item i) { return static_cast<int>(static_cast<std::uint32_t>(i)); }
   __host__ __device__ static less compare(Compare) { return {}; }
 };
 

@@ -105,7 +105,11 @@ __device__ __forceinline__ void merge_staged(const merge_job job, Compare cmp,
   const Key padding = taken_a == 0 ? b_top : (taken_b == 0 || !cmp(a_top, b_top)) ? a_top : b_top;
   using codec = rank_codec<Key, Compare>;
   merge_network_item<RANKED, Key, Compare> items[ITEMS];
+  // Ranked values stay in shared memory through the network: an item's rank says which
+  // staged slot it came from (taken_a + j: b's piece, item j).
+  constexpr bool values_by_rank = RANKED && has_values<Value>;
   Value values[ITEMS];
+  no_value no_values[ITEMS];
 #pragma unroll
   for (int r = 0; r < ITEMS; ++r) {
     const bool from_a = r < taken_a;
@@ -117,9 +121,19 @@ __device__ __forceinline__ void merge_staged(const merge_job job, Compare cmp,
     } else {
       items[r] = key;
     }
-    if constexpr (has_values<Value>) values[r] = shared_values[from_a || from_b ? from : 0];
+    if constexpr (has_values<Value> && !values_by_rank)
+      values[r] = shared_values[from_a || from_b ? from : 0];
   }
-  if constexpr (RANKED) {
+  if constexpr (values_by_rank) {
+    thread::half_cleaner(items, no_values, codec::compare(cmp), ITEMS / 2);
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int rank = codec::rank(items[r]);
+      // Absent slots sort last, past the job's outputs: their values are never written.
+      const int from = rank < 0 ? 0 : rank < taken_a ? a_at + a_first + rank : b_at + b_first + (rank - taken_a);
+      values[r] = shared_values[from];
+    }
+  } else if constexpr (RANKED) {
     thread::half_cleaner(items, values, codec::compare(cmp), ITEMS / 2);
   } else {
     thread::half_cleaner(items, values, cmp, ITEMS / 2);
