@@ -71,8 +71,9 @@ TEST_CASE("merge: 2^24 keys on every distribution", "[merge][large]") {
 }
 
 // From 2^23 items keys whose ties are identical, and pairs whose keys pack with their ranks,
-// start from warp runs (merge_warp_runs_from): a short last run padded (keys) or tagged
-// (pairs), sorted by a block, by a warp or as one chunk; pairs stay stable.
+// start from warp runs (merge_warp_runs_from): a short last run padded (keys with copies of
+// their largest, pairs with absent ranked items) or, within one warp's run, tagged, sorted by
+// a block, by a warp or as one chunk; pairs stay stable.
 TEST_CASE("merge: keys and pairs from warp runs, the last one short", "[merge][large]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2, distribution::reverse_sorted);
   const std::int64_t n = GENERATE((std::int64_t(1) << 23) - 1, (std::int64_t(1) << 23) + 12345,
@@ -84,6 +85,8 @@ TEST_CASE("merge: keys and pairs from warp runs, the last one short", "[merge][l
   check_sort<gpusort::policy::merge, std::uint32_t, std::uint32_t>(merge_policy, {dist, n}, gpusort::less{}, true);
   check_sort<gpusort::policy::merge, std::int32_t, std::uint32_t>(merge_policy, {dist, n}, gpusort::greater{}, true);
   check_sort<gpusort::policy::merge, float, std::uint32_t>(merge_policy, {dist, n, true}, gpusort::total_less{}, true);
+  // 8-byte values wait beside runs of 4K (runs as long as the keys' would hold one block an SM).
+  check_sort<gpusort::policy::merge, std::uint32_t, std::uint64_t>(merge_policy, {dist, n}, gpusort::greater{}, true);
 }
 
 // The four-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each

@@ -476,7 +476,7 @@ struct algorithm<policy::merge> {
     // ties are identical, of packed (key, position) words (rank_codec) where ranks fit
     // beside the key, so that the runs are stable; other ranked items sort tiles.
     using codec = std::conditional_t<ranked_items, rank_codec<Key, Compare>, plain_items<Key>>;
-    using warp_runs = warp_run_tuning<typename codec::item, Value>;
+    using warp_runs = warp_run_shape<codec, Key, Value>;
     constexpr bool runs_from_warps = !ranked_items || order_word<Key, Compare>::exists;
     static_assert(!runs_from_warps || tuning::merge_tile <= 2 * warp_runs::run,
                   "a merge tile spans at most two runs");

@@ -66,6 +66,15 @@ struct warp_run_storage {
   warp::bitonic_buffer<Value, ITEMS, RUN> values;
 };
 
+// A run of ranked items (rank_codec: each knows its place in the run) whose values wait in
+// input order while the items sort, never moved by the networks; unpadded, as they are
+// written and read by position.
+template <class Item, class Value, int ITEMS, int RUN>
+struct ranked_run_storage {
+  warp_run_storage<Item, no_value, ITEMS, RUN> network;
+  Value values[RUN];
+};
+
 // Merges of blocks of 2^BITS, 2^(BITS+1), ... items up to 2^LAST_BITS: by one warp within its
 // groups (WARPS 1), or by the block's WARPS warps together.
 template <int ITEMS, int RUN, int BITS, int LAST_BITS, int WARPS, class Item, class Value,
@@ -90,15 +99,46 @@ struct plain_items {
   __host__ __device__ static Compare compare(Compare cmp) { return cmp; }
 };
 
+// Whether values wait apart while a run of Codec's items sorts (ranked_run_storage): where
+// the items carry ranks that say where each value waits.
+template <class Codec, class Key, class Value>
+constexpr bool values_wait = has_values<Value> && !std::is_same<Codec, plain_items<Key>>::value;
+
+// A run's shared memory may reach this (launch_warp_runs opts in): A100 and H100 grant more.
+constexpr std::size_t warp_run_shared_budget = 160 * 1024;
+// Runs made longer by waiting values keep two blocks an SM (H100: 228 KB).
+constexpr std::size_t long_warp_run_budget = 112 * 1024;
+
+// The runs' shape for Codec's items. Where values wait, the networks move the items alone,
+// so the runs may be as long as for items without values, if the waiting values fit
+// beside them in long_warp_run_budget (ranked runs are never tagged whole: their last one is
+// padded); else as with values riding. Measured (bench/RESULTS.md run 32, H100, against
+// values riding in runs of 4K): u32:u32 and f32:u32 in runs of 8K (96 KB) 9-10 % faster at
+// 2^24-2^28, in runs of 4K with waiting values 6-7 %; u32:u64 in runs of 8K (128 KB, one
+// block an SM) 8 % faster at 2^26, in runs of 4K 9 %.
+template <class Codec, class Key, class Value>
+struct warp_run_shape_of {
+  using item = typename Codec::item;
+  using alone = warp_run_tuning<item, no_value>;
+  static constexpr bool long_runs =
+      values_wait<Codec, Key, Value> &&
+      sizeof(ranked_run_storage<item, Value, alone::sort_items, alone::run>) <= long_warp_run_budget;
+  using type = std::conditional_t<long_runs, alone, warp_run_tuning<item, Value>>;
+};
+template <class Codec, class Key, class Value>
+using warp_run_shape = typename warp_run_shape_of<Codec, Key, Value>::type;
+
 // How a block fills its run: all RUN items real; the array's short last run padded with
 // copies of its largest key (keys alone whose ties are identical bits: the copies sort last,
-// indistinguishable from it); or tagged (maybe<Key>, valid_first: any other items).
+// indistinguishable from it) or with absent ranked items (rank_codec: after every real
+// one); or tagged (maybe<Key>, valid_first: any other items).
 enum class run_fill { full, padded, tagged };
 
 // Whether the last run can be padded rather than tagged: a tagged block holds twice the
 // shared memory for u32 and is slower (bench/RESULTS.md run 25).
-template <class Key, class Value, class Compare>
-constexpr bool pads_last_run = !has_values<Value> && ties_are_identical<Key, Compare>::value;
+template <class Codec, class Key, class Value, class Compare>
+constexpr bool pads_last_run = !std::is_same<Codec, plain_items<Key>>::value ||
+                               (!has_values<Value> && ties_are_identical<Key, Compare>::value);
 
 // The largest of keys[0, count) (count >= 1) under cmp, returned to every thread of the
 // block; `scratch`: shared, THREADS / 32 keys.
@@ -120,12 +160,18 @@ __device__ __forceinline__ Key block_largest_of(const Key* keys, int count, Comp
 // `padding` (FILL padded) or tags them invalid (tagged: maybe / valid_first, after every
 // real item, no sentinel key), in instantiations of their own so that full runs carry
 // neither. Codec makes the run's items of the keys (cmp orders items) and takes them apart.
+// RunValue: Value, whose items ride through the networks with their keys, or no_value, when
+// they wait in `waiting` (RUN slots, ranked_run_storage) and each output fetches its own by
+// its item's rank.
 template <int ITEMS, int WARP_RUN, int WARPS, run_fill FILL, class Codec, class Key, class Value,
-          class Compare, class Item>
+          class Compare, class Item, class RunValue>
 __device__ __forceinline__ void sort_warp_run(const Key* keys_in, const Value* values_in,
                                               Key* keys_out, Value* values_out, int valid,
                                               const typename Codec::item& padding, Compare cmp,
-                                              warp_run_storage<Item, Value, ITEMS, WARPS * WARP_RUN>& s) {
+                                              warp_run_storage<Item, RunValue, ITEMS, WARPS * WARP_RUN>& s,
+                                              Value* waiting = nullptr) {
+  constexpr bool wait = has_values<Value> && !has_values<RunValue>;
+  static_assert(!wait || values_wait<Codec, Key, Value>, "only ranks say where a value waits");
   constexpr int chunk = 32 * ITEMS;
   constexpr int run = WARPS * WARP_RUN;
   const int lane = threadIdx.x % 32;
@@ -141,21 +187,24 @@ __device__ __forceinline__ void sort_warp_run(const Key* keys_in, const Value* v
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int i = c * chunk + r * 32 + lane;
-      const bool real = !RAGGED || i < warp_valid;
+      const bool real = FILL == run_fill::full || i < warp_valid;
       if constexpr (RAGGED)
         s.keys.store(base + i, Item{Codec::make(keys_in[real ? base + i : 0], base + i), real});
       else if constexpr (FILL == run_fill::padded)
         s.keys.store(base + i, i < warp_valid ? Codec::make(keys_in[base + i], base + i) : padding);
       else
         s.keys.store(base + i, Codec::make(keys_in[base + i], base + i));
-      if constexpr (has_values<Value>)
+      if constexpr (wait) {
+        if (real) waiting[base + i] = values_in[base + i];
+      } else if constexpr (has_values<Value>) {
         if (real) s.values.store(base + i, values_in[base + i]);
+      }
     }
     // A chunk past the end holds only tags, which tie with each other: sorted as it is.
     if (RAGGED && c * chunk >= warp_valid) continue;
     __syncwarp();
     Item keys[ITEMS];
-    Value values[ITEMS];
+    RunValue values[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       keys[r] = s.keys.load(base + c * chunk + lane * ITEMS + r);
@@ -181,11 +230,20 @@ __device__ __forceinline__ void sort_warp_run(const Key* keys_in, const Value* v
   if constexpr (WARPS > 1) __syncthreads();
   else __syncwarp();
   for (int i = lane; i < warp_valid; i += 32) {
-    if constexpr (RAGGED) keys_out[base + i] = Codec::key(s.keys.load(base + i).key);
-    else keys_out[base + i] = Codec::key(s.keys.load(base + i));
-    if constexpr (has_values<Value>) values_out[base + i] = s.values.load(base + i);
+    typename Codec::item word;
+    if constexpr (RAGGED) word = s.keys.load(base + i).key;
+    else word = s.keys.load(base + i);
+    keys_out[base + i] = Codec::key(word);
+    if constexpr (wait) values_out[base + i] = waiting[Codec::rank(word)];
+    else if constexpr (has_values<Value>) values_out[base + i] = s.values.load(base + i);
   }
 }
+
+// The shared memory of a block's run: values with their items, or waiting apart.
+template <class Codec, class Key, class Value, class Item, int ITEMS, int RUN>
+using warp_run_block_storage =
+    std::conditional_t<values_wait<Codec, Key, Value>, ranked_run_storage<Item, Value, ITEMS, RUN>,
+                       warp_run_storage<Item, Value, ITEMS, RUN>>;
 
 // Runs of WARPS * WARP_RUN items [first_run, ...) of n items, one a block; padded or
 // tagged: the one short run at first_run.
@@ -197,19 +255,27 @@ __global__ void __launch_bounds__(32 * WARPS)
   using item = std::conditional_t<FILL == run_fill::tagged, maybe<typename Codec::item>, typename Codec::item>;
   constexpr int run = WARPS * WARP_RUN;
   extern __shared__ __align__(16) unsigned char warp_run_shared[];
-  auto& storage =
-      *reinterpret_cast<warp_run_storage<item, Value, ITEMS, run>*>(warp_run_shared);
+  auto& storage = *reinterpret_cast<warp_run_block_storage<Codec, Key, Value, item, ITEMS, run>*>(
+      warp_run_shared);
   const std::int64_t offset = (first_run + static_cast<std::int64_t>(blockIdx.x)) * run;
   const int valid = static_cast<int>(n - offset < run ? n - offset : run);
-  typename Codec::item padding = Codec::make(keys_in[offset], 0);  // read by a padded run only
-  if constexpr (FILL == run_fill::padded) {
-    static_assert(std::is_same<Codec, plain_items<Key>>::value, "padding copies a key");
+  // Read by a padded run only: ranked items pad with absent ones, which sort last; keys
+  // whose ties are identical with copies of their largest.
+  typename Codec::item padding = Codec::make(keys_in[offset], absent_rank);
+  if constexpr (FILL == run_fill::padded && std::is_same<Codec, plain_items<Key>>::value) {
     __shared__ Key warp_largest[WARPS];
     padding = block_largest_of<32 * WARPS>(keys_in + offset, valid, cmp, warp_largest);
   }
-  sort_warp_run<ITEMS, WARP_RUN, WARPS, FILL, Codec>(
-      keys_in + offset, has_values<Value> ? values_in + offset : values_in, keys_out + offset,
-      has_values<Value> ? values_out + offset : values_out, valid, padding, cmp, storage);
+  const Value* run_values_in = has_values<Value> ? values_in + offset : values_in;
+  Value* run_values_out = has_values<Value> ? values_out + offset : values_out;
+  if constexpr (values_wait<Codec, Key, Value>)
+    sort_warp_run<ITEMS, WARP_RUN, WARPS, FILL, Codec>(keys_in + offset, run_values_in,
+                                                       keys_out + offset, run_values_out, valid,
+                                                       padding, cmp, storage.network, storage.values);
+  else
+    sort_warp_run<ITEMS, WARP_RUN, WARPS, FILL, Codec>(keys_in + offset, run_values_in,
+                                                       keys_out + offset, run_values_out, valid,
+                                                       padding, cmp, storage);
 }
 
 // Launches run_kernel on `blocks` runs from first_run (its shared memory is dynamic: a
@@ -220,8 +286,8 @@ cudaError_t launch_warp_runs(const Key* keys_in, const Value* values_in, Key* ke
                              Value* values_out, std::int64_t n, std::int64_t first_run,
                              std::int64_t blocks, Compare cmp, cudaStream_t stream) {
   using item = std::conditional_t<FILL == run_fill::tagged, maybe<typename Codec::item>, typename Codec::item>;
-  constexpr std::size_t bytes = sizeof(warp_run_storage<item, Value, ITEMS, WARPS * WARP_RUN>);
-  static_assert(bytes <= 160 * 1024, "a step-1 run fits a block's shared memory on an A100 or H100");
+  constexpr std::size_t bytes = sizeof(warp_run_block_storage<Codec, Key, Value, item, ITEMS, WARPS * WARP_RUN>);
+  static_assert(bytes <= warp_run_shared_budget, "a step-1 run fits a block's shared memory on an A100 or H100");
   const auto kernel = warp_run_kernel<ITEMS, WARP_RUN, WARPS, FILL, Codec, Key, Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
   kernel<<<static_cast<unsigned>(blocks), 32 * WARPS, bytes, stream>>>(
@@ -229,14 +295,14 @@ cudaError_t launch_warp_runs(const Key* keys_in, const Value* values_in, Key* ke
   return cudaPeekAtLastError();
 }
 
-// Sorts runs of warp_run_tuning<Codec::item, Value>::run items of keys_in[0, n) (values
+// Sorts runs of warp_run_shape<Codec, Key, Value>::run items of keys_in[0, n) (values
 // alongside) into keys_out (values_out), each as Codec's items under cmp; the last run may be
 // shorter. Out may alias in. Asynchronous on `stream`; returns the first launch error.
 template <class Codec, class Key, class Value, class Compare>
 cudaError_t sort_warp_runs(const Key* keys_in, const Value* values_in, Key* keys_out,
                            Value* values_out, std::int64_t n, Compare cmp, cudaStream_t stream) {
-  using tuning = warp_run_tuning<typename Codec::item, Value>;
-  constexpr bool padded = std::is_same<Codec, plain_items<Key>>::value && pads_last_run<Key, Value, Compare>;
+  using tuning = warp_run_shape<Codec, Key, Value>;
+  constexpr bool padded = pads_last_run<Codec, Key, Value, Compare>;
   constexpr int items = tuning::sort_items, warps = tuning::run_warps;
   const std::int64_t full = n / tuning::run;
   cudaError_t e = cudaSuccess;

@@ -138,7 +138,7 @@ struct segment_sort_tuning {
 // padded with copies of its largest key, and a thread's items whole chunks.
 template <class Key, class Value, class Compare, int ITEMS>
 constexpr bool segments_by_warps =
-    pads_last_run<Key, Value, Compare> && ITEMS % warp_run_tuning<Key, Value>::sort_items == 0;
+    pads_last_run<plain_items<Key>, Key, Value, Compare> && ITEMS % warp_run_tuning<Key, Value>::sort_items == 0;
 
 // One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
 template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class Compare>
