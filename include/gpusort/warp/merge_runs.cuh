@@ -9,9 +9,9 @@
 // whose last fetched block had the smaller maximum: then the t/2 smallest items of the
 // buffer precede everything not fetched yet, so the output is the merge.
 // Fetches and stores are coalesced (lane i reads or writes item i of each row of 32); the
-// fetched rows are reversed on their way into shared memory (Fig. 5b). Each run's next block
-// is loaded into registers one step ahead (the decision needs only the maxima, which are
-// known), so a warp waits for memory once per run instead of once per step.
+// fetched rows are reversed on their way into shared memory (Fig. 5b). Blocks are loaded
+// into registers a step ahead (the decision needs only the maxima, which are known): each
+// run's next block, or, for large blocks, the one block that the next step fetches.
 //
 // No sentinel keys: a run's last block, when shorter than t/2, is padded with copies of the
 // largest key of both runs, so `cmp` only sees real keys, and only the a_count + b_count real
@@ -29,7 +29,8 @@
 // memory. Values: pass detail::no_value pointers (null) for keys only.
 // Cost: ceil(a_count/(t/2)) + ceil(b_count/(t/2)) buffer steps, each one
 // warp::shared_bitonic_merge; every item is read and written once, coalesced; registers:
-// t/32 items in the network and t/32 prefetched items per lane. Not stable.
+// t/32 items in the network and t/32 (large blocks: t/64) prefetched items per lane. Not
+// stable.
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
@@ -160,8 +161,29 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
   Key a_max = detail::merge_runs_fetch<M>(next_a, true, storage);
   Key b_max = detail::merge_runs_fetch<M>(next_b, false, storage);
   std::int64_t a_next = half, b_next = half, written = 0;
-  detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
-  detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
+  // The next block comes from the run whose last block ended lower (ties: a). A run that is
+  // used up is not fetched from; when both are, the block fetched is all padding.
+  const auto next_from_a = [&] {
+    const bool a_left = a_next < a_count;
+    const bool b_left = b_next < b_count;
+    return a_left && (!b_left || !cmp(b_max, a_max));
+  };
+  bool take_a = next_from_a();  // one_ahead: the run of the block loaded ahead
+  // Blocks are loaded ahead, to arrive while a network runs: the next one of each run, or,
+  // where a block takes 16 registers a lane or more, only the one fetched next (known once
+  // the block before it is fetched), in next_a. Measured with one ahead for every size
+  // (bench/RESULTS.md run 33, H100 and H200): 16-byte keys at t = 256 2.2-2.4 % faster at
+  // 2^24, 16-byte keys with u32 values 5 %, u32 keys at t = 1024 (128 registers instead of
+  // 145: four blocks an SM instead of three) 0.5-1.6 % at 2^27-2^28; smaller blocks 0.5-2.7 %
+  // slower, their second block in flight worth more.
+  constexpr bool one_ahead = M / 2 * (bitonic_buffer_words<Key> + bitonic_buffer_words<Value>) >= 16;
+  if constexpr (one_ahead) {
+    if (take_a) detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+    else detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_a);
+  } else {
+    detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+    detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
+  }
   for (;;) {
     shared_bitonic_merge<M>(storage.keys, storage.values, cmp);
     detail::merge_runs_emit<M>(out + written,
@@ -169,20 +191,29 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
                                total - written, storage);
     written += half;
     if (written >= total) break;
-    // Fetch from the run whose last block ended lower (ties: a). A run that is used up is
-    // not fetched from; when both are, the block fetched is all padding. The block after
-    // it is loaded at once, to arrive while this step's network runs.
-    const bool a_left = a_next < a_count;
-    const bool b_left = b_next < b_count;
-    const bool take_a = a_left && (!b_left || !cmp(b_max, a_max));
-    if (take_a) {
-      a_max = detail::merge_runs_fetch<M>(next_a, false, storage);
-      a_next += half;
-      detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+    if constexpr (one_ahead) {
+      const Key fetched_max = detail::merge_runs_fetch<M>(next_a, false, storage);
+      if (take_a) {
+        a_max = fetched_max;
+        a_next += half;
+      } else {
+        b_max = fetched_max;
+        b_next += half;
+      }
+      take_a = next_from_a();
+      if (take_a) detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+      else detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_a);
     } else {
-      b_max = detail::merge_runs_fetch<M>(next_b, false, storage);
-      b_next += half;
-      detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
+      take_a = next_from_a();
+      if (take_a) {
+        a_max = detail::merge_runs_fetch<M>(next_a, false, storage);
+        a_next += half;
+        detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+      } else {
+        b_max = detail::merge_runs_fetch<M>(next_b, false, storage);
+        b_next += half;
+        detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
+      }
     }
   }
 }
