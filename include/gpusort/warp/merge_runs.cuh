@@ -174,8 +174,8 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
   // the block before it is fetched), in next_a. Measured with one ahead for every size
   // (bench/RESULTS.md run 33, H100 and H200): 16-byte keys at t = 256 2.2-2.4 % faster at
   // 2^24, 16-byte keys with u32 values 5 %, u32 keys at t = 1024 (128 registers instead of
-  // 145: four blocks an SM instead of three) 0.5-1.6 % at 2^27-2^28; smaller blocks 0.5-2.7 %
-  // slower, their second block in flight worth more.
+  // 145: four blocks an SM instead of three) 0.4-1.6 % at 2^27-2^28; smaller blocks 0.2-2.8 %
+  // slower (u32 keys at t = 512, pairs at t = 256), their second block in flight worth more.
   constexpr bool one_ahead = M / 2 * (bitonic_buffer_words<Key> + bitonic_buffer_words<Value>) >= 16;
   if constexpr (one_ahead) {
     if (take_a) detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
