@@ -87,25 +87,37 @@ struct randomized_sample_tuning {
   // per thread for 4- and 8-byte items, fewer for wider ones.
   static constexpr int items = item_bytes <= 8 ? 16 : item_bytes <= 16 ? 8 : item_bytes <= 32 ? 4 : 2;
   static constexpr int chunk = threads * items;
-  // The tile unit: twice the chunk for 4-byte items, and the chunk the scatter kernel stages
-  // for keys whose ties are identical (ranks by shared atomics; the ordered ranks keep
-  // `items`). A bucket's run in a chunk doubles, so its writes touch fewer partly written
-  // sectors (ncu, k = 512: 4K-item chunks used 15.5 of every 32 bytes they wrote), and each
-  // column sweep serves twice the items. H100, u32 2^28: 12.9 -> 11.7 ms (run 20). 8-byte
-  // keys lost 5-9 % so (spills); the local kernel keeps 16 per thread (with 32 it took 211
-  // registers, one block per SM: u32 2^22 8 % slower). Tiles are whole numbers of the unit,
-  // about 2048 of them, at most 128K items: 2^28 u32 -> 128K-item tiles, a table of 2K rows.
-  static constexpr int tile_unit = item_bytes <= 4 ? 2 * chunk : chunk;
-  // The ordered ranks stage `items` a thread, but pairs of 9 to 32 bytes twice that, for the
-  // same reason. H100 (run 28): u64:u32 and u32:u64 2^27 12-15 % faster, 16-byte key : u32
-  // and : u64 2^26 11 %, u64:u64 2^27 6 %; from 2^20 to 2^24 within -5 to +1 %, but u64:u64
-  // at 2^22 5.5 % slower. Pairs of 8 bytes (32 a thread spill: u32:u32 2^24 22 % slower) and
-  // ordered keys alone (16-byte keys 6-11 % slower) keep `items`; so do wider items (not
-  // measured, and their doubled chunk would outgrow shared memory sooner).
+  // The tile unit: twice the chunk for items of up to 8 bytes, and the chunk the scatter
+  // kernel stages where its ranks need no order or its block is wide (wide_scatter). A
+  // bucket's run in a chunk doubles, so its writes touch fewer partly written sectors (ncu,
+  // k = 512: 4K-item chunks used 15.5 of every 32 bytes they wrote), and each column sweep
+  // serves twice the items. H100, u32 2^28: 12.9 -> 11.7 ms (run 20). The local kernel keeps
+  // 16 per thread (with 32 it took 211 registers, one block per SM: u32 2^22 8 % slower).
+  // Tiles are whole numbers of the unit, about 2048 of them, at most 128K items: 2^28 u32 ->
+  // 128K-item tiles, a table of 2K rows.
+  static constexpr int tile_unit = item_bytes <= 8 ? 2 * chunk : chunk;
+  // 8-byte items reach the doubled chunk with twice the threads, not twice the items: 32
+  // a thread spill (8-byte keys 5-9 % slower, u32:u32 2^24 22 %), 512 threads of 16 do not.
+  // So do 4-byte keys at k >= 512, whose runs in a chunk are half as long. H100 (run 34,
+  // against 256 threads): u32:u32 2^28 26.2 -> 21.4 ms, 2^26 -3.4 %, 2^22 -1.5 %; u64 2^28
+  // 21.1 -> 18.7 ms, 2^26 -4 %; u32 2^28 -3 %; but u32 2^24 (k = 256) +1.9 % and 4-byte
+  // ordered keys (f32 under less) 2^26 +7.5 %, so those stay narrow.
+  template <class Compare, int LOG_K>
+  static constexpr bool wide_scatter =
+      item_bytes == 8 || (item_bytes == 4 && !needs_ranks<Key, Value, Compare> && LOG_K >= 9);
+  template <class Compare, int LOG_K>
+  static constexpr int scatter_threads = wide_scatter<Compare, LOG_K> ? 2 * threads : threads;
+  // Narrow, the ordered ranks stage `items` a thread, but pairs of 9 to 32 bytes twice that,
+  // for the same reason. H100 (run 28): u64:u32 and u32:u64 2^27 12-15 % faster, 16-byte key
+  // : u32 and : u64 2^26 11 %, u64:u64 2^27 6 %; from 2^20 to 2^24 within -5 to +1 %, but
+  // u64:u64 at 2^22 5.5 % slower. Ordered keys alone (16-byte keys 6-11 % slower) keep
+  // `items`; so do wider items (not measured, and their doubled chunk would outgrow shared
+  // memory sooner).
   static constexpr bool doubled_ranked_chunk =
       has_values<Value> && item_bytes > 8 && item_bytes <= 32;
-  template <class Compare>
-  static constexpr int scatter_items = !needs_ranks<Key, Value, Compare> ? tile_unit / threads
+  template <class Compare, int LOG_K>
+  static constexpr int scatter_items = wide_scatter<Compare, LOG_K>      ? items
+                                       : !needs_ranks<Key, Value, Compare> ? tile_unit / threads
                                        : doubled_ranked_chunk            ? 2 * items
                                                                          : items;
   static constexpr std::int64_t target_tiles = 2048, max_chunks = 32 * chunk / tile_unit;
@@ -674,12 +686,12 @@ inline cudaError_t rs_table_offsets(void* temp, std::size_t& bytes, const int* c
   return cub::DeviceScan::ExclusiveSum(temp, bytes, in, offsets, max_rows * nb, stream);
 }
 
-// Phase 4 for the tiles of big segments. Two blocks per SM: left to itself, ptxas gave u32
-// keys (then 16 per thread) 80 registers and a spill (three blocks; 13.8 against 13.3 ms at
-// 2^28 on the H100) and u32:u32 pairs 171 (one block). With 32 u32 keys per thread it takes
-// 128 and spills 28 bytes, and is still faster (scatter_items).
+// Phase 4 for the tiles of big segments. 512 threads a SM (two blocks of 256 or one of
+// 512), 128 registers a thread: left to itself, ptxas gave u32 keys (then 16 per thread) 80
+// registers and a spill (three blocks; 13.8 against 13.3 ms at 2^28 on the H100) and u32:u32
+// pairs 171 (one block). 32 u32 keys per thread take 128 (nvcc 13.0: no spill).
 template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(THREADS, 2)
+__global__ void __launch_bounds__(THREADS, 512 / THREADS)
     rs_scatter_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
                       rs_segments big, const int* big_count, const std::int64_t* rows,
                       const Key* splitters, const std::int64_t* offsets, std::int64_t tile,
@@ -942,7 +954,8 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   using layout_t = randomized_sample_layout<Key, Value>;
   constexpr int threads = tuning::threads;
   constexpr int items = tuning::items;
-  constexpr int scatter_items = tuning::template scatter_items<Compare>;
+  constexpr int scatter_threads = tuning::template scatter_threads<Compare, LOG_K>;
+  constexpr int scatter_items = tuning::template scatter_items<Compare, LOG_K>;
   constexpr int sample_items = tuning::sample_items;
   constexpr int nb = (2 << LOG_K) - 1;
   const layout_t plan(LOG_K, n);
@@ -988,7 +1001,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   // never more than the worst-case work, each looping over the device-side list.
 
   // Kernels and their shared memory.
-  using tile_storage = rs_tile_storage<Key, Value, threads, scatter_items, LOG_K>;
+  using tile_storage = rs_tile_storage<Key, Value, scatter_threads, scatter_items, LOG_K>;
   using histogram_storage = rs_histogram_storage<Key, LOG_K>;
   using local_storage = rs_local_storage<Key, Value, threads, items, sample_items, LOG_K>;
   using sample_storage = rs_sample_storage<Key, threads, sample_items>;
@@ -999,7 +1012,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   using fallback_storage = block::sort_tile_storage<Key, Value, threads, fallback_items>;
   const auto splitters_kernel = rs_splitters_kernel<threads, sample_items, LOG_K, Key, Compare>;
   const auto histogram_kernel = rs_histogram_kernel<threads, items, LOG_K, Key, Value, Compare>;
-  const auto scatter_kernel = rs_scatter_kernel<threads, scatter_items, LOG_K, Key, Value, Compare>;
+  const auto scatter_kernel = rs_scatter_kernel<scatter_threads, scatter_items, LOG_K, Key, Value, Compare>;
   const auto local_kernel = rs_local_kernel<threads, items, sample_items, LOG_K, Key, Value, Compare>;
   const auto overflow_kernel = rs_overflow_groups_kernel<group_threads, group_items, Key, Value, Compare>;
   const auto fallback_kernel = rs_fallback_kernel<threads, fallback_items, Key, Value, Compare>;
@@ -1016,7 +1029,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   const cudaError_t grids[] = {
       resident_grid(splitters_kernel, threads, sizeof(sample_storage), bounds.big_segments, splitters_grid),
       resident_grid(histogram_kernel, threads, sizeof(histogram_storage), bounds.table_rows, histogram_grid),
-      resident_grid(scatter_kernel, threads, sizeof(tile_storage), bounds.table_rows, scatter_grid),
+      resident_grid(scatter_kernel, scatter_threads, sizeof(tile_storage), bounds.table_rows, scatter_grid),
       resident_grid(local_kernel, threads, sizeof(local_storage), bounds.local_segments, local_grid),
       resident_grid(classify_kernel, threads, 0, bounds.big_segments, classify_grid),
       resident_grid(fallback_kernel, threads, sizeof(fallback_storage),
@@ -1083,7 +1096,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
     if (cudaError_t e = rs_table_offsets(scan_temp, scan_bytes, table_counts, table_offsets, level_rows,
                                          big_count, nb, bounds.table_rows, stream))
       return e;
-    scatter_kernel<<<scatter_grid, threads, sizeof(tile_storage), stream>>>(
+    scatter_kernel<<<scatter_grid, scatter_threads, sizeof(tile_storage), stream>>>(
         src_keys, src_values, dst_keys, dst_values, big, big_count, level_rows, splitters,
         table_offsets, bounds.tile, cmp);
     local_kernel<<<local_grid, threads, sizeof(local_storage), stream>>>(
