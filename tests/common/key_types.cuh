@@ -8,6 +8,7 @@
 //        `make_index_value` / `index_of` encode and decode them for uint32, uint64 and
 //        value16 (whose second word is a checksum of the first, so a torn or corrupted value
 //        decodes to `invalid_index`).
+// top_bits_less<B>: u64 keys by their top B bits, for ties that are not identical bits.
 // All are plain aggregates without padding: trivially copyable, and their bytes are exactly
 // their words, which the bitwise multiset checks in verify.cuh rely on.
 #pragma once
@@ -52,6 +53,18 @@ struct key12_less {
     return x.c < y.c;
   }
 };
+
+// Orders 64-bit keys by their top BITS bits only: keys that differ below them are equivalent
+// without being identical, so a sort must rank them (no order among equal bits to lean on)
+// and a stable one must keep them in input order.
+template <int BITS>
+struct top_bits_less {
+  static_assert(BITS > 0 && BITS <= 64, "a key has 64 bits");
+  __host__ __device__ bool operator()(std::uint64_t a, std::uint64_t b) const {
+    return (a >> (64 - BITS)) < (b >> (64 - BITS));
+  }
+};
+using high_word_less = top_bits_less<32>;
 
 // operator< lets gpusort::less and gpusort::greater order the structs too.
 __host__ __device__ inline bool operator<(const key16& x, const key16& y) {

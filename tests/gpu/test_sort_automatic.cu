@@ -35,16 +35,6 @@ bool sort_on_own_stream(const Policy& policy, std::int64_t n) {
   return staged.sorted_like_host();
 }
 
-namespace {
-// Orders 8-byte keys by their high word only: equal high words with different low words
-// tie without being identical, so a stable sort must keep them in input order.
-struct high_word_less {
-  __host__ __device__ bool operator()(std::uint64_t a, std::uint64_t b) const {
-    return (a >> 32) < (b >> 32);
-  }
-};
-}  // namespace
-
 // Just below and above the sizes from which 4- and 8-byte keys without values go to the
 // randomized sort: both sides sorted, on inputs that stress each policy differently.
 TEST_CASE("automatic: 4- and 8-byte keys on both sides of its policy switch",

@@ -100,11 +100,14 @@ struct randomized_sample_tuning {
   // a thread spill (8-byte keys 5-9 % slower, u32:u32 2^24 22 %), 512 threads of 16 do not.
   // So do 4-byte keys at k >= 512, whose runs in a chunk are half as long. H100 (run 34,
   // against 256 threads): u32:u32 2^28 26.2 -> 21.4 ms, 2^26 -3.4 %, 2^22 -1.5 %; u64 2^28
-  // 21.1 -> 18.7 ms, 2^26 -4 %; u32 2^28 -3 %; but u32 2^24 (k = 256) +1.9 % and 4-byte
-  // ordered keys (f32 under less) 2^26 +7.5 %, so those stay narrow.
+  // 21.1 -> 18.7 ms, 2^26 -4 %; u32 2^28 -3 %; but u32 2^24 (k = 256) +1.9 %, so that stays
+  // narrow. So do keys alone that rank in order (ties not identical), 4- or 8-byte: f32
+  // under less 2^26 +7.5 %; wide against narrow (run 35), double under less 2^24-2^28 +4 to
+  // +7 %, u64 under a comparator of its top 12 bits 2^26-2^28 +13 to +15 %.
   template <class Compare, int LOG_K>
   static constexpr bool wide_scatter =
-      item_bytes == 8 || (item_bytes == 4 && !needs_ranks<Key, Value, Compare> && LOG_K >= 9);
+      needs_ranks<Key, Value, Compare> ? item_bytes == 8 && has_values<Value>
+                                       : item_bytes == 8 || (item_bytes == 4 && LOG_K >= 9);
   template <class Compare, int LOG_K>
   static constexpr int scatter_threads = wide_scatter<Compare, LOG_K> ? 2 * threads : threads;
   // Narrow, the ordered ranks stage `items` a thread, but pairs of 9 to 32 bytes twice that,
