@@ -13,8 +13,9 @@
 // full tiles do not pay for it in shared memory. Keys alone whose ties are identical bits
 // (detail::ties_are_identical) need no flags: the padding becomes copies of the largest key.
 // Other tiles do the same after setting aside the few real items that tie with the largest
-// key (detail::largest_set_aside; the flags cost pairs 3x in sort_segments' 4K class); only
-// tiles with more such ties than the spare storage holds sort with the flags.
+// key (detail::largest_set_aside; the flags cost pairs 3x in a 4K tile); only tiles with
+// more such ties than the spare storage holds sort with the flags. block::sort_tile, which
+// can write to global memory, parks those ties in its output instead and needs no flags.
 //
 // Preconditions: THREADS a multiple of 32, THREADS and ITEMS powers of two; every thread
 // of the block calls; `storage` is shared memory, reusable once the call returns.
