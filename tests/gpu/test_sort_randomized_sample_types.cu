@@ -20,10 +20,12 @@ TEST_CASE("randomized_sample: integer keys and comparators", "[randomized_sample
   check_integer_key_types(rs_policy{}, sort_case{dist, n}, false);
 }
 
-// The integer keys alone above rank their ties by shared atomics (equal keys are the same bits).
-// 8-byte keys whose ties are not identical rank in order, in the wide scatter block that
-// 8-byte items get (randomized_sample_tuning::wide_scatter), at each k: u64 by its top 12
-// bits (uniform input: about 2^12 classes of different bits) and double under less.
+// The integer keys alone above rank their ties by shared atomics (equal keys are the same
+// bits). 8-byte keys whose ties are not identical rank in order, in the narrow scatter block
+// (randomized_sample_tuning::wide_scatter gives the wide one to 8-byte pairs and keys with
+// identical ties only), at each k: u64 by its top 12 bits (uniform input: about 2^12
+// classes of different bits, so groups whose largest key ties many times) and double under
+// less.
 TEST_CASE("randomized_sample: 8-byte keys whose ties are not identical, at every k",
           "[randomized_sample]") {
   rs_policy policy{};
