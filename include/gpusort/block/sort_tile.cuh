@@ -5,11 +5,11 @@
 // Loads the `valid_items` items at keys_in (values_in) with block::load_blocked, sorts them
 // with the plain block::bitonic_sort, and stores them at keys_out (values_out), which may
 // alias the input: every item is in registers before the first store.
-// A partly filled tile is padded with copies of its largest key (detail::pad_with_largest),
-// so it needs no validity flags. Where copies could be told apart from the real items that
-// tie with the largest (ties that are not identical bits, or values alongside), those real
-// items go straight to the end of the output first, however many they are, and the network
-// sorts copies in their place. The ragged network (block::bitonic_sort with valid_items)
+// A partly filled tile is padded with copies of its largest key, so it needs no validity
+// flags. Where copies could be told apart from the real items that tie with the largest
+// (ties that are not identical bits, or values alongside), those real items go straight to
+// the end of the output first, however many they are (detail::park_ties_with_largest), and
+// the network sorts copies in their place. The ragged network (block::bitonic_sort with valid_items)
 // keeps such ties in spare shared memory and takes its flagged network when they outnumber
 // it; u64 keys under a user comparator spilled there (255 registers, a 1.4 KB stack) and
 // sorted 3.6-4x slower where many tie (H100, run 35: randomized_sample 2^22-2^24 keys
@@ -43,53 +43,46 @@ union sort_tile_storage {
 
 namespace detail {
 
-// The whole block, for a tile whose items past `valid_items` are padding: makes the padding
-// copies of the largest key, which the plain network sorts after every real item. Where
-// ties are not identical or values ride along, the real items that tie with the largest are
-// first written to the end of the output, keys_out[kept, valid_items) with kept =
-// valid_items - (their count), and become copies too. Returns kept: the items to store
-// from the sorted tile. Every load of the input has completed (the output may alias it).
+// The whole block, for a tile whose items past `valid_items` are padding and whose ties are
+// not identical (or values ride along): writes the real items that tie with the largest key
+// to the end of the output, keys_out[kept, valid_items) with kept = valid_items - (their
+// count), then makes them and the padding copies of the largest key, which the plain network
+// sorts after every other item. Returns kept: the items to store from the sorted tile. Every
+// load of the input has completed (the output may alias it).
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
-__device__ __forceinline__ int pad_with_largest(
+__device__ __forceinline__ int park_ties_with_largest(
     Key (&keys)[ITEMS], Value (&values)[ITEMS], int valid_items, Key* keys_out,
     Value* values_out, Compare cmp, block::sort_tile_storage<Key, Value, THREADS, ITEMS>& storage) {
   const Key largest = block_largest<THREADS>(keys, cmp, storage.keys);
   const int first = static_cast<int>(threadIdx.x) * ITEMS;
-  if constexpr (!has_values<Value> && ties_are_identical<Key, Compare>::value) {
+  unsigned ties = 0;  // bit r: item r is real and ties with the largest
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r)
-      if (first + r >= valid_items) keys[r] = largest;
-    return valid_items;
-  } else {
-    unsigned ties = 0;  // bit r: item r is real and ties with the largest
+  for (int r = 0; r < ITEMS; ++r)
+    ties |= static_cast<unsigned>(first + r < valid_items && !cmp(keys[r], largest)) << r;
+  const int mine = __popc(ties);
+  const int inclusive = warp::inclusive_sum(mine);
+  const int warp_index = static_cast<int>(threadIdx.x) / 32;
+  if (threadIdx.x % 32 == 31) storage.warp_ties[warp_index] = inclusive;
+  __syncthreads();
+  int slot = inclusive - mine, tied = 0;
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r)
-      ties |= static_cast<unsigned>(first + r < valid_items && !cmp(keys[r], largest)) << r;
-    const int mine = __popc(ties);
-    const int inclusive = warp::inclusive_sum(mine);
-    const int warp_index = static_cast<int>(threadIdx.x) / 32;
-    if (threadIdx.x % 32 == 31) storage.warp_ties[warp_index] = inclusive;
-    __syncthreads();
-    int slot = inclusive - mine, tied = 0;
-#pragma unroll
-    for (int w = 0; w < THREADS / 32; ++w) {
-      const int count = storage.warp_ties[w];
-      slot += w < warp_index ? count : 0;
-      tied += count;
-    }
-    __syncthreads();  // every warp has read the counts before the network reuses the storage
-    const int kept = valid_items - tied;
-#pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      if ((ties >> r) & 1u) {
-        keys_out[kept + slot] = keys[r];
-        if constexpr (has_values<Value>) values_out[kept + slot] = values[r];
-        ++slot;
-      }
-      if (((ties >> r) & 1u) || first + r >= valid_items) keys[r] = largest;
-    }
-    return kept;
+  for (int w = 0; w < THREADS / 32; ++w) {
+    const int count = storage.warp_ties[w];
+    slot += w < warp_index ? count : 0;
+    tied += count;
   }
+  __syncthreads();  // every warp has read the counts before the network reuses the storage
+  const int kept = valid_items - tied;
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) {
+    if ((ties >> r) & 1u) {
+      keys_out[kept + slot] = keys[r];
+      if constexpr (has_values<Value>) values_out[kept + slot] = values[r];
+      ++slot;
+    }
+    if (((ties >> r) & 1u) || first + r >= valid_items) keys[r] = largest;
+  }
+  return kept;
 }
 
 }  // namespace detail
@@ -106,10 +99,15 @@ __device__ __forceinline__ void sort_tile(const Key* keys_in, const Value* value
   load_blocked<THREADS>(keys_in, keys, valid_items, storage.keys);
   load_blocked<THREADS>(values_in, values, valid_items, storage.values);
   int kept = valid_items;
-  if (valid_items < THREADS * ITEMS)
-    kept = detail::pad_with_largest<THREADS>(keys, values, valid_items, keys_out, values_out, cmp, storage);
-  auto& plain = reinterpret_cast<bitonic_sort_storage<Key, Value, THREADS, ITEMS>&>(storage.network);
-  bitonic_sort<THREADS>(keys, values, cmp, plain);
+  if constexpr (!detail::has_values<Value> && detail::ties_are_identical<Key, Compare>::value) {
+    bitonic_sort<THREADS>(keys, values, valid_items, cmp, storage.network);  // pads, no flags
+  } else {
+    if (valid_items < THREADS * ITEMS)
+      kept = detail::park_ties_with_largest<THREADS>(keys, values, valid_items, keys_out,
+                                                     values_out, cmp, storage);
+    auto& plain = reinterpret_cast<bitonic_sort_storage<Key, Value, THREADS, ITEMS>&>(storage.network);
+    bitonic_sort<THREADS>(keys, values, cmp, plain);
+  }
   store_blocked<THREADS>(keys_out, keys, kept, storage.keys);
   store_blocked<THREADS>(values_out, values, kept, storage.values);
 }

@@ -825,13 +825,9 @@ __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Valu
   const Value* src_values = in_b ? b_values : a_values;
   for (std::int64_t t = 0; t < m; t += tile) {
     const int valid = static_cast<int>(m - t < tile ? m - t : tile);
-    Key keys[ITEMS];
-    Value values[ITEMS];
-    block::load_blocked<THREADS>(src_keys + begin + t, keys, valid, shared.keys);
-    block::load_blocked<THREADS>(src_values + begin + t, values, valid, shared.values);
-    block::bitonic_sort<THREADS>(keys, values, valid, cmp, shared.network);
-    block::store_blocked<THREADS>(buffers.keys + begin + t, keys, valid, shared.keys);
-    block::store_blocked<THREADS>(buffers.values + begin + t, values, valid, shared.values);
+    block::sort_tile<THREADS, ITEMS>(src_keys + begin + t, src_values + begin + t,
+                                     buffers.keys + begin + t, buffers.values + begin + t, valid,
+                                     cmp, shared);
   }
   __syncthreads();
   for (std::int64_t run = tile; run < m; run *= 2) {
