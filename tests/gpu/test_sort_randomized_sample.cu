@@ -87,6 +87,28 @@ TEST_CASE("randomized_sample: every supported k and a few oversampling factors",
   check_sort<rs_policy, std::uint32_t, no_value>(policy, {dist, std::int64_t(1) << 22}, gpusort::less{}, false);
 }
 
+// At k >= 512, 4-byte keys alone are scattered in chunks of two loads (16K keys): a
+// segment's last chunk is ragged in either load (float keys: the float_struct file).
+TEST_CASE("randomized_sample: chunks of two loads, ragged in either", "[randomized_sample][sanitize]") {
+  const int buckets = GENERATE(512, 1024);
+  rs_policy policy{};
+  policy.buckets = buckets;
+  INFO("k = " << buckets);
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17, distribution::sorted);
+  const std::int64_t n = GENERATE(std::int64_t(40009), std::int64_t(300007));
+  check_sort<rs_policy, std::uint32_t, no_value>(policy, {dist, n}, gpusort::less{}, false);
+}
+
+// A tile is a whole number of 8K-key units: here 24K, so every tile's second chunk is half
+// a chunk, its second load empty.
+TEST_CASE("randomized_sample: tiles that are not whole chunks", "[randomized_sample][large]") {
+  rs_policy policy{};
+  policy.buckets = 512;
+  const std::int64_t n = 3 * (std::int64_t(1) << 24) + 4099;
+  check_sort<rs_policy, std::uint32_t, no_value>(policy, {distribution::uniform, n}, gpusort::less{}, false);
+  check_sort<rs_policy, std::uint32_t, no_value>(policy, {distribution::zipf, n}, gpusort::less{}, false);
+}
+
 TEST_CASE("randomized_sample: the convenience overloads on the default stream",
           "[randomized_sample][sanitize]") {
   const std::int64_t n = GENERATE(std::int64_t(0), std::int64_t(129), std::int64_t(65537),

@@ -25,3 +25,13 @@ TEST_CASE("randomized_sample: 16-byte pairs on every distribution", "[randomized
   const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), std::int64_t(1) << 20);
   check_sort<rs_policy, key16, value16>(rs_policy{}, {dist, n}, key16_less{}, false);
 }
+
+// 4-byte keys alone at k >= 512 are scattered in chunks of two loads (as u32 in the main file).
+TEST_CASE("randomized_sample: float keys in chunks of two loads", "[randomized_sample][sanitize]") {
+  rs_policy policy{};
+  policy.buckets = GENERATE(512, 1024);
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17);
+  const std::int64_t n = GENERATE(std::int64_t(40009), std::int64_t(300007));
+  check_sort<rs_policy, float, gpusort::detail::no_value>(policy, {dist, n, /*special_floats=*/true},
+                                                         gpusort::total_less{}, false);
+}

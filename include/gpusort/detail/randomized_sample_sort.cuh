@@ -123,6 +123,15 @@ struct randomized_sample_tuning {
                                        : !needs_ranks<Key, Value, Compare> ? tile_unit / threads
                                        : doubled_ranked_chunk            ? 2 * items
                                                                          : items;
+  // Loads a scatter chunk is staged from (rs_scatter_order_free): two for 4-byte keys alone
+  // in the wide block, so 16K keys a chunk, 128 registers a thread without spills. H100 (run
+  // 36): u32 2^28 10.09 -> 9.66 ms, f32 under total_less 2^28 -1.2 %; the same for 4-byte
+  // keys at k = 256 (narrow now) u32 2^27 -2 % but 2^22 +3.5 %, sorted and few distinct at
+  // 2^26 +5 %; 8-byte keys spill 300 bytes (u64 2^24 +13 %, 2^28 +4 %). A tile is a whole
+  // number of 8K units, so its last chunk may be half full (loaded with bounds checks).
+  template <class Compare, int LOG_K>
+  static constexpr int scatter_rounds =
+      item_bytes == 4 && wide_scatter<Compare, LOG_K> && !needs_ranks<Key, Value, Compare> ? 2 : 1;
   static constexpr std::int64_t target_tiles = 2048, max_chunks = 32 * chunk / tile_unit;
   // The sample is one block's tile: k·a <= 4096, a = 4096/k by default (16 for k = 256).
   static constexpr int sample_items = 16;
@@ -274,41 +283,44 @@ __device__ void rs_classify(std::int64_t begin, std::int64_t size, const std::in
 
 // ---- shared memory ------------------------------------------------------------------------
 
-template <class Key, class Value, int THREADS, int ITEMS, int LOG_K>
+// A scatter block's chunk of CHUNK items staged by bucket. RANKED: needs_ranks of the sort
+// (the order-free scatter keeps no counts per warp).
+template <class Key, class Value, int THREADS, int CHUNK, int LOG_K, bool RANKED>
 struct rs_partition_storage {
   static constexpr int nb = (1 << (LOG_K + 1)) - 1;  // 2k-1 buckets with equality
   static constexpr int warps = THREADS / 32;
-  Key keys[THREADS * ITEMS];
-  padded_buffer<Value, THREADS * ITEMS> values;
-  unsigned short ids[THREADS * ITEMS];
+  Key keys[CHUNK];
+  padded_buffer<Value, CHUNK> values;
+  unsigned short ids[CHUNK];
   union {
-    unsigned short warp_counts[warps][nb + 1];  // + a column for the chunk's absent slots
-    std::int64_t chunk_base[nb + 1];            // order-free scatter: base - start
+    unsigned short warp_counts[RANKED ? warps : 1][nb + 1];  // + a column for the chunk's absent slots
+    std::int64_t chunk_base[nb + 1];                         // order-free scatter: base - start
   };
   int total[nb + 1];
   int start[nb + 1];
   std::int64_t base[nb + 1];
-  std::int64_t segment_start[nb + 1];
   typename cub::BlockScan<int, THREADS>::TempStorage scan;
 };
 
 template <class Key, int THREADS, int SAMPLE_ITEMS>
 using rs_sample_storage = block::ragged_bitonic_sort_storage<Key, no_value, THREADS, SAMPLE_ITEMS>;
 
-template <class Key, class Value, int THREADS, int ITEMS, int SAMPLE_ITEMS, int LOG_K>
+template <class Key, class Value, int THREADS, int ITEMS, int SAMPLE_ITEMS, int LOG_K, bool RANKED>
 struct rs_local_storage {
+  static constexpr int nb = (1 << (LOG_K + 1)) - 1;
   block::splitter_tree<Key, LOG_K> tree;
-  rs_classify_storage<(1 << (LOG_K + 1)) - 1> classify;
+  rs_classify_storage<nb> classify;
+  std::int64_t segment_start[nb + 1];
   union {
     rs_sample_storage<Key, THREADS, SAMPLE_ITEMS> sample;
-    rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K> partition;
+    rs_partition_storage<Key, Value, THREADS, THREADS * ITEMS, LOG_K, RANKED> partition;
   };
 };
 
-template <class Key, class Value, int THREADS, int ITEMS, int LOG_K>
+template <class Key, class Value, int THREADS, int CHUNK, int LOG_K, bool RANKED>
 struct rs_tile_storage {
   block::splitter_tree<Key, LOG_K> tree;
-  rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K> partition;
+  rs_partition_storage<Key, Value, THREADS, CHUNK, LOG_K, RANKED> partition;
 };
 
 // Phase 2 alone needs only the tree and the counters: a small footprint keeps many blocks
@@ -478,68 +490,146 @@ __device__ __forceinline__ void rs_advance_order_free(Storage& s) {
   __syncthreads();
 }
 
+// The end of a scatter chunk: the items staged by bucket in s.keys / s.values (s.ids[i]:
+// the bucket of slot i) go to the output, slot i to to(bucket, i).
+template <int THREADS, class Storage, class Key, class Value, class Destination>
+__device__ __forceinline__ void rs_write_staged(Storage& s, int valid, Key* keys_out,
+                                                Value* values_out, Destination to) {
+  for (int i = threadIdx.x; i < valid; i += THREADS) {
+    const std::int64_t at = to(s.ids[i], i);
+    keys_out[at] = s.keys[i];
+    if constexpr (has_values<Value>) values_out[at] = s.values[i];
+  }
+}
+
+// The order-free scatter (keys alone whose ties are identical; rs_scatter says what it
+// does). A chunk is ROUNDS loads of ITEMS keys a thread, each classified and ranked as it
+// arrives, its keys and its (bucket, rank) words held in registers until the chunk's scan:
+// a chunk larger than one load makes each bucket's run of output longer, so that its
+// writes leave fewer sectors partly written.
+template <int THREADS, int ITEMS, int ROUNDS, int LOG_K, class Key, class Compare>
+__device__ void rs_scatter_order_free(
+    const Key* keys, std::int64_t count, Key* keys_out, const block::splitter_tree<Key, LOG_K>& tree,
+    bool repeated, rs_partition_storage<Key, no_value, THREADS, THREADS * ITEMS * ROUNDS, LOG_K, false>& s,
+    Compare cmp) {
+  constexpr int nb = (1 << (LOG_K + 1)) - 1;
+  constexpr int load = THREADS * ITEMS;
+  constexpr int chunk = load * ROUNDS;
+  static_assert(chunk <= 0xffff && nb <= 0xffff, "a bucket and a rank share a word");
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  // Slot of a thread's r-th item in a load: a warp's ITEMS rows of 32 consecutive keys.
+  const auto slot_of = [&](int r) { return (warp * ITEMS + r) * 32 + lane; };
+  for (int j = threadIdx.x; j <= nb; j += THREADS) s.total[j] = 0;
+  __syncthreads();
+  for (std::int64_t offset = 0; offset < count; offset += chunk) {
+    const int valid = static_cast<int>(count - offset < chunk ? count - offset : chunk);
+    const bool ragged = valid < chunk;  // only a segment's last chunk: the others load unchecked
+    Key items[ROUNDS][ITEMS];
+    unsigned placed[ROUNDS][ITEMS];  // bucket << 16 | rank among the chunk's items of that bucket
+#pragma unroll
+    for (int round = 0; round < ROUNDS; ++round) {
+      const int first = round * load;
+      if (ragged) {
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+          const int i = first + slot_of(r);
+          items[round][r] = keys[offset + (i < valid ? i : 0)];
+        }
+      } else {
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) items[round][r] = keys[offset + first + slot_of(r)];
+      }
+      int bucket[ITEMS], rank[ITEMS];
+      tree.find_buckets_with_equality(items[round], bucket, cmp, repeated);
+      if (ragged) {
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r)
+          if (first + slot_of(r) >= valid) bucket[r] = nb;
+      }
+      rs_rank_order_free(bucket, rank, s);
+#pragma unroll
+      for (int r = 0; r < ITEMS; ++r)
+        placed[round][r] = static_cast<unsigned>(bucket[r]) << 16 | static_cast<unsigned>(rank[r]);
+    }
+    __syncthreads();
+    rs_advance_order_free<THREADS>(s);
+#pragma unroll
+    for (int round = 0; round < ROUNDS; ++round) {
+#pragma unroll
+      for (int r = 0; r < ITEMS; ++r) {
+        const int b = static_cast<int>(placed[round][r] >> 16);
+        if (b < nb) {
+          const int slot = s.start[b] + static_cast<int>(placed[round][r] & 0xffffu);
+          s.keys[slot] = items[round][r];
+          s.ids[slot] = static_cast<unsigned short>(b);
+        }
+      }
+    }
+    __syncthreads();
+    // The next chunk's first barrier comes before anything read here is rewritten.
+    rs_write_staged<THREADS>(s, valid, keys_out, static_cast<no_value*>(nullptr),
+                             [&s](int b, int i) { return s.chunk_base[b] + i; });
+  }
+}
+
 // Scatters keys[0, count) (values alongside) to out + base[b] + (rank in bucket b), and
 // advances base[b] past them: chunk by chunk, staged by bucket in shared memory so that the
 // writes to each bucket are contiguous. The items of one bucket keep their input order within
 // a chunk (ranks per warp by __match_any_sync, then per bucket over the warps: the same input
-// gives the same output order), except where that order cannot be seen (order_free: ranks by
-// shared atomics, two column sweeps fewer per chunk).
-template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
+// gives the same output order), except where that order cannot be seen
+// (rs_scatter_order_free: ranks by shared atomics, two column sweeps fewer per chunk).
+// ROUNDS: loads a chunk, order-free only.
+template <int THREADS, int ITEMS, int ROUNDS, int LOG_K, class Key, class Value, class Compare>
 __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t count, Key* keys_out,
                            Value* values_out, const block::splitter_tree<Key, LOG_K>& tree,
-                           bool repeated, rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>& s,
+                           bool repeated,
+                           rs_partition_storage<Key, Value, THREADS, THREADS * ITEMS * ROUNDS, LOG_K,
+                                                needs_ranks<Key, Value, Compare>>& s,
                            Compare cmp) {
-  constexpr bool order_free = !needs_ranks<Key, Value, Compare>;
-  constexpr int nb = rs_partition_storage<Key, Value, THREADS, ITEMS, LOG_K>::nb;
-  constexpr int warps = THREADS / 32;
-  constexpr int chunk = THREADS * ITEMS;
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const unsigned lanes_below = (1u << lane) - 1u;
-  if constexpr (order_free) {
-    for (int j = threadIdx.x; j <= nb; j += THREADS) s.total[j] = 0;
-    __syncthreads();
-  }
-  for (std::int64_t offset = 0; offset < count; offset += chunk) {
-    const int valid = static_cast<int>(count - offset < chunk ? count - offset : chunk);
-    if constexpr (!order_free) {
+  if constexpr (!needs_ranks<Key, Value, Compare>) {
+    rs_scatter_order_free<THREADS, ITEMS, ROUNDS>(keys, count, keys_out, tree, repeated, s, cmp);
+  } else {
+    static_assert(ROUNDS == 1, "ranks in input order: one load a chunk");
+    constexpr int nb = (1 << (LOG_K + 1)) - 1;
+    constexpr int warps = THREADS / 32;
+    constexpr int chunk = THREADS * ITEMS;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    const unsigned lanes_below = (1u << lane) - 1u;
+    for (std::int64_t offset = 0; offset < count; offset += chunk) {
+      const int valid = static_cast<int>(count - offset < chunk ? count - offset : chunk);
       for (int j = lane; j <= nb; j += 32) s.warp_counts[warp][j] = 0;
       __syncwarp();
-    }
-    Key items[ITEMS];
-    Value item_values[ITEMS];
-    int bucket[ITEMS];
-    int rank[ITEMS];
-    // A whole chunk (all but a segment's last) loads without bounds checks.
-    const bool ragged = valid < chunk;
-    if (ragged) {
+      Key items[ITEMS];
+      Value item_values[ITEMS];
+      int bucket[ITEMS];
+      int rank[ITEMS];
+      // A whole chunk (all but a segment's last) loads without bounds checks.
+      const bool ragged = valid < chunk;
+      if (ragged) {
 #pragma unroll
-      for (int r = 0; r < ITEMS; ++r) {
-        const int i = (warp * ITEMS + r) * 32 + lane;
-        items[r] = keys[offset + (i < valid ? i : 0)];
-        if constexpr (has_values<Value>) item_values[r] = values[offset + (i < valid ? i : 0)];
-      }
-    } else {
-      const std::int64_t first = offset + warp * ITEMS * 32 + lane;
+        for (int r = 0; r < ITEMS; ++r) {
+          const int i = (warp * ITEMS + r) * 32 + lane;
+          items[r] = keys[offset + (i < valid ? i : 0)];
+          if constexpr (has_values<Value>) item_values[r] = values[offset + (i < valid ? i : 0)];
+        }
+      } else {
+        const std::int64_t first = offset + warp * ITEMS * 32 + lane;
 #pragma unroll
-      for (int r = 0; r < ITEMS; ++r) {
-        items[r] = keys[first + r * 32];
-        if constexpr (has_values<Value>) item_values[r] = values[first + r * 32];
+        for (int r = 0; r < ITEMS; ++r) {
+          items[r] = keys[first + r * 32];
+          if constexpr (has_values<Value>) item_values[r] = values[first + r * 32];
+        }
       }
-    }
-    tree.find_buckets_with_equality(items, bucket, cmp, repeated);  // slots past `valid` hold key 0
-    if (ragged) {
+      tree.find_buckets_with_equality(items, bucket, cmp, repeated);  // slots past `valid` hold key 0
+      if (ragged) {
 #pragma unroll
-      for (int r = 0; r < ITEMS; ++r) {
-        const int i = (warp * ITEMS + r) * 32 + lane;
-        if (i >= valid) bucket[r] = nb;
+        for (int r = 0; r < ITEMS; ++r) {
+          const int i = (warp * ITEMS + r) * 32 + lane;
+          if (i >= valid) bucket[r] = nb;
+        }
       }
-    }
-    if constexpr (order_free) {
-      rs_rank_order_free(bucket, rank, s);
-      __syncthreads();
-      rs_advance_order_free<THREADS>(s);
-    } else {
 #pragma unroll
       for (int r = 0; r < ITEMS; ++r) {
         const unsigned peers = __match_any_sync(0xffffffffu, bucket[r]);
@@ -565,26 +655,18 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
 #pragma unroll
       for (int r = 0; r < ITEMS; ++r)
         if (bucket[r] < nb) rank[r] += s.warp_counts[warp][bucket[r]];
-    }
 #pragma unroll
-    for (int r = 0; r < ITEMS; ++r) {
-      if (bucket[r] < nb) {
-        const int slot = s.start[bucket[r]] + rank[r];
-        s.keys[slot] = items[r];
-        s.values[slot] = item_values[r];
-        s.ids[slot] = static_cast<unsigned short>(bucket[r]);
+      for (int r = 0; r < ITEMS; ++r) {
+        if (bucket[r] < nb) {
+          const int slot = s.start[bucket[r]] + rank[r];
+          s.keys[slot] = items[r];
+          s.values[slot] = item_values[r];
+          s.ids[slot] = static_cast<unsigned short>(bucket[r]);
+        }
       }
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < valid; i += THREADS) {
-      const int b = s.ids[i];
-      const std::int64_t to = order_free ? s.chunk_base[b] + i : s.base[b] + (i - s.start[b]);
-      keys_out[to] = s.keys[i];
-      if constexpr (has_values<Value>) values_out[to] = s.values[i];
-    }
-    // Order-free: the next chunk's first barrier comes before anything the write-out reads
-    // is rewritten.
-    if constexpr (!order_free) {
+      __syncthreads();
+      rs_write_staged<THREADS>(s, valid, keys_out, values_out,
+                               [&s](int b, int i) { return s.base[b] + (i - s.start[b]); });
       __syncthreads();
       for (int j = threadIdx.x; j < nb; j += THREADS) s.base[j] += s.total[j];
       __syncthreads();
@@ -693,13 +775,14 @@ inline cudaError_t rs_table_offsets(void* temp, std::size_t& bytes, const int* c
 // 512), 128 registers a thread: left to itself, ptxas gave u32 keys (then 16 per thread) 80
 // registers and a spill (three blocks; 13.8 against 13.3 ms at 2^28 on the H100) and u32:u32
 // pairs 171 (one block). 32 u32 keys per thread take 128 (nvcc 13.0: no spill).
-template <int THREADS, int ITEMS, int LOG_K, class Key, class Value, class Compare>
+template <int THREADS, int ITEMS, int ROUNDS, int LOG_K, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS, 512 / THREADS)
     rs_scatter_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
                       rs_segments big, const int* big_count, const std::int64_t* rows,
                       const Key* splitters, const std::int64_t* offsets, std::int64_t tile,
                       Compare cmp) {
-  using storage_t = rs_tile_storage<Key, Value, THREADS, ITEMS, LOG_K>;
+  using storage_t = rs_tile_storage<Key, Value, THREADS, THREADS * ITEMS * ROUNDS, LOG_K,
+                                    needs_ranks<Key, Value, Compare>>;
   constexpr int nb = decltype(storage_t::partition)::nb;
   auto& s = rs_shared<storage_t>();
   const int segments = *big_count;
@@ -716,8 +799,8 @@ __global__ void __launch_bounds__(THREADS, 512 / THREADS)
       s.partition.base[j] =
           segment_begin + offsets[rs_table_index(first_row, segment_rows, row, j, nb)] - first;
     const bool repeated = s.tree.template block_has_repeated_splitters<THREADS>(cmp);
-    rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, s.tree,
-                               repeated, s.partition, cmp);
+    rs_scatter<THREADS, ITEMS, ROUNDS>(keys + begin, values + begin, count, keys_out, values_out,
+                                       s.tree, repeated, s.partition, cmp);
   }
 }
 
@@ -747,7 +830,8 @@ __global__ void __launch_bounds__(THREADS)
     rs_local_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
                     rs_segments local, const int* local_count, std::uint64_t seed, int level,
                     int oversampling, rs_outputs out, Compare cmp) {
-  using storage_t = rs_local_storage<Key, Value, THREADS, ITEMS, SAMPLE_ITEMS, LOG_K>;
+  using storage_t =
+      rs_local_storage<Key, Value, THREADS, ITEMS, SAMPLE_ITEMS, LOG_K, needs_ranks<Key, Value, Compare>>;
   constexpr int nb = decltype(storage_t::partition)::nb;
   auto& s = rs_shared<storage_t>();
   const int segments = *local_count;
@@ -763,12 +847,12 @@ __global__ void __launch_bounds__(THREADS)
     const bool repeated = tree.template block_has_repeated_splitters<THREADS>(cmp);
     rs_histogram<THREADS, ITEMS>(keys + begin, count, tree, repeated, p.total, cmp);
     __syncthreads();
-    rs_scan_buckets<THREADS, nb>(p.total, p.segment_start, p.scan);
-    for (int j = threadIdx.x; j < nb; j += THREADS) p.base[j] = begin + p.segment_start[j];
+    rs_scan_buckets<THREADS, nb>(p.total, s.segment_start, p.scan);
+    for (int j = threadIdx.x; j < nb; j += THREADS) p.base[j] = begin + s.segment_start[j];
     __syncthreads();
-    rs_scatter<THREADS, ITEMS>(keys + begin, values + begin, count, keys_out, values_out, tree,
-                               repeated, p, cmp);
-    rs_classify<THREADS, nb>(begin, count, p.segment_start, out, s.classify);
+    rs_scatter<THREADS, ITEMS, 1>(keys + begin, values + begin, count, keys_out, values_out, tree,
+                                  repeated, p, cmp);
+    rs_classify<THREADS, nb>(begin, count, s.segment_start, out, s.classify);
     __syncthreads();
   }
 }
@@ -955,6 +1039,7 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   constexpr int items = tuning::items;
   constexpr int scatter_threads = tuning::template scatter_threads<Compare, LOG_K>;
   constexpr int scatter_items = tuning::template scatter_items<Compare, LOG_K>;
+  constexpr int scatter_rounds = tuning::template scatter_rounds<Compare, LOG_K>;
   constexpr int sample_items = tuning::sample_items;
   constexpr int nb = (2 << LOG_K) - 1;
   const layout_t plan(LOG_K, n);
@@ -1000,9 +1085,11 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   // never more than the worst-case work, each looping over the device-side list.
 
   // Kernels and their shared memory.
-  using tile_storage = rs_tile_storage<Key, Value, scatter_threads, scatter_items, LOG_K>;
+  constexpr bool ranked = needs_ranks<Key, Value, Compare>;
+  using tile_storage = rs_tile_storage<Key, Value, scatter_threads,
+                                       scatter_threads * scatter_items * scatter_rounds, LOG_K, ranked>;
   using histogram_storage = rs_histogram_storage<Key, LOG_K>;
-  using local_storage = rs_local_storage<Key, Value, threads, items, sample_items, LOG_K>;
+  using local_storage = rs_local_storage<Key, Value, threads, items, sample_items, LOG_K, ranked>;
   using sample_storage = rs_sample_storage<Key, threads, sample_items>;
   using seg_tuning = segment_sort_tuning<Key, Value>;
   constexpr int group_threads = seg_tuning::large_threads, group_items = seg_tuning::large_items;
@@ -1011,7 +1098,8 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   using fallback_storage = block::sort_tile_storage<Key, Value, threads, fallback_items>;
   const auto splitters_kernel = rs_splitters_kernel<threads, sample_items, LOG_K, Key, Compare>;
   const auto histogram_kernel = rs_histogram_kernel<threads, items, LOG_K, Key, Value, Compare>;
-  const auto scatter_kernel = rs_scatter_kernel<scatter_threads, scatter_items, LOG_K, Key, Value, Compare>;
+  const auto scatter_kernel =
+      rs_scatter_kernel<scatter_threads, scatter_items, scatter_rounds, LOG_K, Key, Value, Compare>;
   const auto local_kernel = rs_local_kernel<threads, items, sample_items, LOG_K, Key, Value, Compare>;
   const auto overflow_kernel = rs_overflow_groups_kernel<group_threads, group_items, Key, Value, Compare>;
   const auto fallback_kernel = rs_fallback_kernel<threads, fallback_items, Key, Value, Compare>;
