@@ -126,8 +126,8 @@ struct randomized_sample_tuning {
   // Loads a scatter chunk is staged from (rs_scatter_order_free): two for 4-byte keys alone
   // in the wide block, so 16K keys a chunk, 128 registers a thread without spills. H100 (run
   // 36): u32 2^28 10.09 -> 9.66 ms, f32 under total_less 2^28 -1.2 %; the same for 4-byte
-  // keys at k = 256 (narrow now) u32 2^27 -2 % but 2^22 +3.5 %, sorted and few distinct at
-  // 2^26 +5 %; 8-byte keys spill 300 bytes (u64 2^24 +13 %, 2^28 +4 %). A tile is a whole
+  // keys at k = 256 (narrow now) u32 2^27 -2 % but 2^22 +2.9 %, sorted and few distinct at
+  // 2^26 +5 to +6 %; 8-byte keys spill 300 bytes (u64 2^24 +13 %, 2^28 +4 %). A tile is a whole
   // number of 8K units, so its last chunk may be half full (loaded with bounds checks).
   template <class Compare, int LOG_K>
   static constexpr int scatter_rounds =
