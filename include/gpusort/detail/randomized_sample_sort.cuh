@@ -310,10 +310,13 @@ struct rs_local_storage {
   static constexpr int nb = (1 << (LOG_K + 1)) - 1;
   block::splitter_tree<Key, LOG_K> tree;
   rs_classify_storage<nb> classify;
-  std::int64_t segment_start[nb + 1];
+  struct split_storage {
+    rs_partition_storage<Key, Value, THREADS, THREADS * ITEMS, LOG_K, RANKED> partition;
+    std::int64_t segment_start[nb + 1];  // the split segment's buckets, for rs_classify
+  };
   union {
     rs_sample_storage<Key, THREADS, SAMPLE_ITEMS> sample;
-    rs_partition_storage<Key, Value, THREADS, THREADS * ITEMS, LOG_K, RANKED> partition;
+    split_storage split;
   };
 };
 
@@ -832,7 +835,7 @@ __global__ void __launch_bounds__(THREADS)
                     int oversampling, rs_outputs out, Compare cmp) {
   using storage_t =
       rs_local_storage<Key, Value, THREADS, ITEMS, SAMPLE_ITEMS, LOG_K, needs_ranks<Key, Value, Compare>>;
-  constexpr int nb = decltype(storage_t::partition)::nb;
+  constexpr int nb = storage_t::nb;
   auto& s = rs_shared<storage_t>();
   const int segments = *local_count;
   for (int seg = blockIdx.x; seg < segments; seg += gridDim.x) {
@@ -842,17 +845,17 @@ __global__ void __launch_bounds__(THREADS)
     rs_draw_splitters<THREADS, SAMPLE_ITEMS, LOG_K>(
         keys, begin, count, seed, level, oversampling, cmp, s.sample,
         [&tree](int q, const Key& key) { tree.nodes[sorted_to_eytzinger(q, LOG_K)] = key; });
-    auto& p = s.partition;
+    auto& p = s.split.partition;
     for (int j = threadIdx.x; j <= nb; j += THREADS) p.total[j] = 0;
     const bool repeated = tree.template block_has_repeated_splitters<THREADS>(cmp);
     rs_histogram<THREADS, ITEMS>(keys + begin, count, tree, repeated, p.total, cmp);
     __syncthreads();
-    rs_scan_buckets<THREADS, nb>(p.total, s.segment_start, p.scan);
-    for (int j = threadIdx.x; j < nb; j += THREADS) p.base[j] = begin + s.segment_start[j];
+    rs_scan_buckets<THREADS, nb>(p.total, s.split.segment_start, p.scan);
+    for (int j = threadIdx.x; j < nb; j += THREADS) p.base[j] = begin + s.split.segment_start[j];
     __syncthreads();
     rs_scatter<THREADS, ITEMS, 1>(keys + begin, values + begin, count, keys_out, values_out, tree,
                                   repeated, p, cmp);
-    rs_classify<THREADS, nb>(begin, count, s.segment_start, out, s.classify);
+    rs_classify<THREADS, nb>(begin, count, s.split.segment_start, out, s.classify);
     __syncthreads();
   }
 }
