@@ -505,6 +505,13 @@ __device__ __forceinline__ void rs_write_staged(Storage& s, int valid, Key* keys
   }
 }
 
+// The slot in a scatter load of a thread's r-th item: a warp's ITEMS rows of 32 consecutive
+// items, so that every load is coalesced.
+template <int ITEMS>
+__device__ __forceinline__ int rs_load_slot(int r) {
+  return (static_cast<int>(threadIdx.x) / 32 * ITEMS + r) * 32 + static_cast<int>(threadIdx.x) % 32;
+}
+
 // The order-free scatter (keys alone whose ties are identical; rs_scatter says what it
 // does). A chunk is ROUNDS loads of ITEMS keys a thread, each classified and ranked as it
 // arrives, its keys and its (bucket, rank) words held in registers until the chunk's scan:
@@ -519,10 +526,6 @@ __device__ void rs_scatter_order_free(
   constexpr int load = THREADS * ITEMS;
   constexpr int chunk = load * ROUNDS;
   static_assert(chunk <= 0xffff && nb <= 0xffff, "a bucket and a rank share a word");
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  // Slot of a thread's r-th item in a load: a warp's ITEMS rows of 32 consecutive keys.
-  const auto slot_of = [&](int r) { return (warp * ITEMS + r) * 32 + lane; };
   for (int j = threadIdx.x; j <= nb; j += THREADS) s.total[j] = 0;
   __syncthreads();
   for (std::int64_t offset = 0; offset < count; offset += chunk) {
@@ -536,19 +539,19 @@ __device__ void rs_scatter_order_free(
       if (ragged) {
 #pragma unroll
         for (int r = 0; r < ITEMS; ++r) {
-          const int i = first + slot_of(r);
+          const int i = first + rs_load_slot<ITEMS>(r);
           items[round][r] = keys[offset + (i < valid ? i : 0)];
         }
       } else {
 #pragma unroll
-        for (int r = 0; r < ITEMS; ++r) items[round][r] = keys[offset + first + slot_of(r)];
+        for (int r = 0; r < ITEMS; ++r) items[round][r] = keys[offset + first + rs_load_slot<ITEMS>(r)];
       }
       int bucket[ITEMS], rank[ITEMS];
       tree.find_buckets_with_equality(items[round], bucket, cmp, repeated);
       if (ragged) {
 #pragma unroll
         for (int r = 0; r < ITEMS; ++r)
-          if (first + slot_of(r) >= valid) bucket[r] = nb;
+          if (first + rs_load_slot<ITEMS>(r) >= valid) bucket[r] = nb;
       }
       rs_rank_order_free(bucket, rank, s);
 #pragma unroll
@@ -613,7 +616,7 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
       if (ragged) {
 #pragma unroll
         for (int r = 0; r < ITEMS; ++r) {
-          const int i = (warp * ITEMS + r) * 32 + lane;
+          const int i = rs_load_slot<ITEMS>(r);
           items[r] = keys[offset + (i < valid ? i : 0)];
           if constexpr (has_values<Value>) item_values[r] = values[offset + (i < valid ? i : 0)];
         }
@@ -628,10 +631,8 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
       tree.find_buckets_with_equality(items, bucket, cmp, repeated);  // slots past `valid` hold key 0
       if (ragged) {
 #pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-          const int i = (warp * ITEMS + r) * 32 + lane;
-          if (i >= valid) bucket[r] = nb;
-        }
+        for (int r = 0; r < ITEMS; ++r)
+          if (rs_load_slot<ITEMS>(r) >= valid) bucket[r] = nb;
       }
 #pragma unroll
       for (int r = 0; r < ITEMS; ++r) {
