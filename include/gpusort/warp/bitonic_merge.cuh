@@ -13,6 +13,8 @@
 // per lane.
 #pragma once
 
+#include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/ranked.cuh>
 #include <gpusort/thread/sorting_network.cuh>
 #include <gpusort/warp/shuffle.cuh>
 
@@ -29,6 +31,14 @@ namespace detail {
 template <class Key, class Value, class Compare>
 __device__ __forceinline__ void keep_by_lane(Key& key, Value& value, const Key& other_key,
                                              const Value& other_value, bool lower, Compare cmp) {
+  if constexpr (!has_values<Value> && ties_are_identical<Key, Compare>::value) {
+    // Keys alone whose ties are the same bits: the upper lane may take its partner's key on
+    // a tie, so one comparison in one order decides both lanes, without first choosing the
+    // operands per lane (u64 keys: 4 integer instructions an item instead of 8; these
+    // networks are bound by the integer pipe).
+    key = cmp(other_key, key) == lower ? other_key : key;
+    return;
+  }
   // Operands copied, not picked by reference: a reference chosen per lane, read by a
   // comparator that short-circuits (reads a field on some paths only), keeps whole arrays
   // of struct keys in local memory instead of registers (16-byte keys: 1.6-4x slower sorts).
