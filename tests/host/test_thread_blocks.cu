@@ -428,6 +428,47 @@ TEST_CASE("compare_exchange orders a pair and moves values with keys",
   REQUIRE((a == 2.f && b == -1.f));
 }
 
+TEST_CASE("compare_exchange orders 8-byte keys whose words it selects one by one",
+          "[thread][compare_exchange]") {
+  using gpusort::thread::compare_exchange;
+  gpusort::detail::no_value na, nb;
+  // Keys that differ only in the high word, only in the low word, and not at all.
+  const std::uint64_t keys[] = {0x100000000ull, 0x1ull, 0xffffffff00000000ull, 0x00000000ffffffffull,
+                                0x123456789abcdef0ull};
+  for (std::uint64_t x : keys) {
+    for (std::uint64_t y : keys) {
+      CAPTURE(x, y);
+      std::uint64_t a = x, b = y;
+      compare_exchange(a, b, na, nb, gpusort::less{});
+      REQUIRE(a == std::min(x, y));
+      REQUIRE(b == std::max(x, y));
+      std::uint64_t va = x, vb = y, ka = x, kb = y;  // the values follow the keys
+      compare_exchange(ka, kb, va, vb, gpusort::greater{});
+      REQUIRE(ka == std::max(x, y));
+      REQUIRE(kb == std::min(x, y));
+      REQUIRE(va == ka);
+      REQUIRE(vb == kb);
+    }
+  }
+  // Doubles keep their exact bits (a NaN's payload, -0 against +0) under total_less.
+  double nan_payload;
+  const std::uint64_t nan_bits = 0x7ff8000000000123ull;
+  std::memcpy(&nan_payload, &nan_bits, sizeof nan_payload);
+  double a = nan_payload, b = -0.0;
+  compare_exchange(a, b, na, nb, gpusort::total_less{});
+  std::uint64_t a_bits, b_bits;
+  std::memcpy(&a_bits, &a, 8);
+  std::memcpy(&b_bits, &b, 8);
+  REQUIRE(a_bits == 0x8000000000000000ull);
+  REQUIRE(b_bits == nan_bits);
+  // select_words is c ? x : y for every size.
+  using gpusort::thread::select_words;
+  REQUIRE(select_words(true, std::uint64_t{5}, std::uint64_t{7}) == 5u);
+  REQUIRE(select_words(false, std::uint64_t{5}, std::uint64_t{7}) == 7u);
+  REQUIRE(select_words(true, 1.5, 2.5) == 1.5);
+  REQUIRE(select_words(false, 3, 4) == 4);
+}
+
 // ---------------------------------------------------------------------------------------
 // sorting_network, flip and half_cleaner
 
