@@ -30,6 +30,7 @@
 
 #include <gpusort/block/sort_tile.cuh>
 #include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/ranked.cuh>
 #include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/warp_runs.cuh>
@@ -38,9 +39,30 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace gpusort {
 namespace detail {
+
+// The run of a segment of pairs whose keys pack beside their ranks in one 64-bit word
+// (rank_codec): the words sort by warps, the values wait in input order. Only where it takes
+// no more shared memory than the block sort's tile, so that no class changes its shape or
+// its blocks an SM; nothing for other types.
+struct no_ranked_segment {};
+template <class Key, class Value, int THREADS, int ITEMS>
+using ranked_run_of_segment =
+    ranked_run_storage<std::uint64_t, Value, warp_run_tuning<std::uint64_t, no_value>::sort_items, THREADS * ITEMS>;
+template <class Key, class Value, int THREADS, int ITEMS, class = void>
+struct ranked_segment {
+  using storage = no_ranked_segment;
+};
+template <class Key, class Value, int THREADS, int ITEMS>
+struct ranked_segment<Key, Value, THREADS, ITEMS,
+                      std::enable_if_t<has_values<Value> && sizeof(Key) <= 4 &&
+                                       sizeof(ranked_run_of_segment<Key, Value, THREADS, ITEMS>) <=
+                                           sizeof(block::sort_tile_storage<Key, Value, THREADS, ITEMS>)>> {
+  using storage = ranked_run_of_segment<Key, Value, THREADS, ITEMS>;
+};
 
 // A class's block in shared memory: its tile sort's storage, and the segments of its class
 // that it sorts next (sort_segments_kernel says why a list). One dynamic allocation, so
@@ -50,6 +72,7 @@ struct segment_class_storage {
   union {
     block::sort_tile_storage<Key, Value, THREADS, ITEMS> sort;
     warp_run_storage<Key, Value, warp_run_tuning<Key, Value>::sort_items, THREADS * ITEMS> warps;
+    typename ranked_segment<Key, Value, THREADS, ITEMS>::storage ranked;
   };
   Key warp_largest[THREADS / 32];  // the padding of a segment sorted by warps
   std::int64_t listed_begin[32];
@@ -140,6 +163,15 @@ template <class Key, class Value, class Compare, int ITEMS>
 constexpr bool segments_by_warps =
     pads_last_run<plain_items<Key>, Key, Value, Compare> && ITEMS % warp_run_tuning<Key, Value>::sort_items == 0;
 
+// Whether a class sorts pairs as (key, rank) words by warps, each output fetching its value by
+// the word's rank (as policy::merge's stable runs do), rather than by the block bitonic sort
+// with the values riding: keys with an order word (rank_codec packs them), a warp's part of
+// the tile whole chunks of the words, the run within the block sort's shared memory.
+template <class Key, class Value, class Compare, int THREADS, int ITEMS>
+constexpr bool segments_by_ranked_warps =
+    order_word<Key, Compare>::exists && ITEMS % warp_run_tuning<std::uint64_t, no_value>::sort_items == 0 &&
+    !std::is_same<typename ranked_segment<Key, Value, THREADS, ITEMS>::storage, no_ranked_segment>::value;
+
 // One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
 template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
@@ -195,6 +227,16 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       sort_warp_run<warp_run_tuning<Key, Value>::sort_items, tile / warps, warps, run_fill::padded,
                     plain_items<Key>>(keys_in + begin, values_in, keys_out + begin, values_out,
                                       size, padding, cmp, shared.warps);
+    } else if constexpr (segments_by_ranked_warps<Key, Value, Compare, THREADS, ITEMS>) {
+      using codec = rank_codec<Key, Compare>;
+      static_assert(std::is_same<typename codec::item, std::uint64_t>::value, "packed words");
+      constexpr int warps = THREADS / 32;
+      __syncthreads();  // every warp has fetched the previous segment's values by rank
+      sort_warp_run<warp_run_tuning<std::uint64_t, no_value>::sort_items, tile / warps, warps,
+                    run_fill::padded, codec>(keys_in + begin, values_in + begin, keys_out + begin,
+                                             values_out + begin, size, codec::make(keys_in[begin], absent_rank),
+                                             codec::compare(cmp), shared.ranked.network,
+                                             shared.ranked.values);
     } else {
       block::sort_tile<THREADS, ITEMS>(keys_in + begin, values_in + begin, keys_out + begin,
                                        values_out + begin, size, cmp, shared.sort);
