@@ -14,7 +14,9 @@
 // items costs a 1024-item network, not an 8192-item one. Each class is one launch over all
 // segments; each block reads the lengths of its share 32 at a time and sorts those of its
 // class. Keys alone whose ties are identical are sorted by warps where a class's items a
-// thread are whole warp chunks (segments_by_warps), the others by the block bitonic sort.
+// thread are whole warp chunks (segments_by_warps), and so are pairs whose keys pack with
+// their ranks into 64-bit words, the values waiting (segments_by_ranked_warps); the others
+// by the block bitonic sort.
 // Segment lengths are read on the device only, so the caller needs no host synchronisation.
 // A caller that knows bounds of them on the host (a plan's bucket bound, one segment of n)
 // passes [shortest, longest]: classes that cannot hold such a segment are not launched, so
