@@ -51,9 +51,9 @@ namespace detail {
 // no more shared memory than the block sort's tile, so that no class changes its shape or
 // its blocks an SM; nothing for other types.
 struct no_ranked_segment {};
-template <class Key, class Value, int THREADS, int ITEMS>
+template <class Value, int TILE>
 using ranked_run_of_segment =
-    ranked_run_storage<std::uint64_t, Value, warp_run_tuning<std::uint64_t, no_value>::sort_items, THREADS * ITEMS>;
+    ranked_run_storage<std::uint64_t, Value, warp_run_tuning<std::uint64_t, no_value>::sort_items, TILE>;
 template <class Key, class Value, int THREADS, int ITEMS, class = void>
 struct ranked_segment {
   using storage = no_ranked_segment;
@@ -61,13 +61,13 @@ struct ranked_segment {
 template <class Key, class Value, int THREADS, int ITEMS>
 struct ranked_segment<Key, Value, THREADS, ITEMS,
                       std::enable_if_t<has_values<Value> && sizeof(Key) <= 4 &&
-                                       sizeof(ranked_run_of_segment<Key, Value, THREADS, ITEMS>) <=
+                                       sizeof(ranked_run_of_segment<Value, THREADS * ITEMS>) <=
                                            sizeof(block::sort_tile_storage<Key, Value, THREADS, ITEMS>)>> {
-  using storage = ranked_run_of_segment<Key, Value, THREADS, ITEMS>;
+  using storage = ranked_run_of_segment<Value, THREADS * ITEMS>;
 };
 
-// A class's block in shared memory: its tile sort's storage, and the segments of its class
-// that it sorts next (sort_segments_kernel says why a list). One dynamic allocation, so
+// A class's block in shared memory: the storage of the sort its segments take (one of the
+// three), and the segments of its class that it sorts next (sort_segments_kernel says why a list). One dynamic allocation, so
 // that allow_dynamic_shared sees all of it.
 template <class Key, class Value, int THREADS, int ITEMS>
 struct segment_class_storage {

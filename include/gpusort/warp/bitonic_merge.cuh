@@ -26,7 +26,8 @@ constexpr int lanes = 32;
 namespace detail {
 
 // The lower lane of a pair keeps the item that comes first, the upper lane the other; equal
-// keys stay put on both sides, so nothing is duplicated. Selects, not branches (see
+// keys stay put on both sides (keys alone that are the same bits may trade places instead),
+// so nothing is duplicated. Selects, not branches (see
 // thread::compare_exchange).
 template <class Key, class Value, class Compare>
 __device__ __forceinline__ void keep_by_lane(Key& key, Value& value, const Key& other_key,
@@ -37,19 +38,19 @@ __device__ __forceinline__ void keep_by_lane(Key& key, Value& value, const Key& 
     // operands per lane (u64 keys: 4 integer instructions an item instead of 8; these
     // networks are bound by the integer pipe).
     key = cmp(other_key, key) == lower ? other_key : key;
-    return;
+  } else {
+    // Operands copied, not picked by reference: a reference chosen per lane, read by a
+    // comparator that short-circuits (reads a field on some paths only), keeps whole arrays
+    // of struct keys in local memory instead of registers (16-byte keys: 1.6-4x slower sorts).
+    Key first = key, second = other_key;
+    if (lower) {
+      first = other_key;
+      second = key;
+    }
+    const bool take = cmp(first, second);
+    key = take ? other_key : key;
+    value = take ? other_value : value;
   }
-  // Operands copied, not picked by reference: a reference chosen per lane, read by a
-  // comparator that short-circuits (reads a field on some paths only), keeps whole arrays
-  // of struct keys in local memory instead of registers (16-byte keys: 1.6-4x slower sorts).
-  Key first = key, second = other_key;
-  if (lower) {
-    first = other_key;
-    second = key;
-  }
-  const bool take = cmp(first, second);
-  key = take ? other_key : key;
-  value = take ? other_value : value;
 }
 
 // Half-cleaner strides first_stride, first_stride/2, ..., ITEMS across lanes. The loop
