@@ -169,6 +169,19 @@ TEST_CASE("sort_segments: pairs and wide keys, gaps between segments", "[sort_se
   check_sort_segments<double, no_value>(dist, in_place, 1, gpusort::total_less{});
 }
 
+// Pairs whose keys have an order word sort as (key, rank) words by warps, each value fetched
+// by its word's rank: floats under total_less (NaNs, ±0 and ±inf among random bits), signed
+// keys with 8-byte values, 2-byte keys.
+TEST_CASE("sort_segments: pairs sorted as ranked words", "[sort_segments][sanitize]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17);
+  const bool in_place = GENERATE(true, false);
+  check_sort_segments<float, std::uint32_t>(dist, in_place, 5, gpusort::total_less{});
+  check_sort_segments<std::int32_t, std::uint64_t>(dist, in_place, 2, gpusort::less{});
+  STATIC_REQUIRE(gpusort::detail::segments_by_ranked_warps<float, std::uint32_t, gpusort::total_less, 256, 16>);
+  STATIC_REQUIRE(gpusort::detail::segments_by_ranked_warps<std::int32_t, std::uint64_t, gpusort::less, 256, 16>);
+  STATIC_REQUIRE(!gpusort::detail::segments_by_ranked_warps<double, std::uint32_t, gpusort::total_less, 256, 16>);
+}
+
 // Keys that tie without being the same bits, most of a segment's items among them, so
 // that a partly filled tile has far more real items tying with its largest key than it
 // has padding: u64 keys ordered by their top 4 bits (16 classes) and 12 bits, alone and
