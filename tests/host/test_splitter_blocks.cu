@@ -1,7 +1,7 @@
 // Host tests of the sampling and splitter building blocks: regular_sample_index,
-// detail::precedes, splitter_rank and the halving search of locate_splitters, the splitter
-// tree (with equality buckets) and the column-major index map of bucket_offsets, each
-// against a plain C++ reference.
+// detail::precedes and sample_codec, splitter_rank and the halving search of
+// locate_splitters, the splitter tree (with equality buckets) and the column-major index map
+// of bucket_offsets, each against a plain C++ reference.
 #include "common/catch.hpp"
 
 #include <gpusort/block/locate_splitters.cuh>
@@ -13,10 +13,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -82,6 +84,55 @@ TEST_CASE("precedes orders by key, then by position", "[positioned]") {
   REQUIRE(precedes(nan, 1, nan, 2, gpusort::total_less{}));
   REQUIRE_FALSE(precedes(nan, 2, nan, 1, gpusort::total_less{}));
   REQUIRE(precedes(-0.0f, 9, 0.0f, 1, gpusort::total_less{}));
+}
+
+template <class Key, class Compare, class Position>
+constexpr bool packs_samples = std::is_same<
+    typename gpusort::detail::sample_codec<Key, Compare, Position>::sample, std::uint64_t>::value;
+
+// A sample codec's samples sort, under its comparator, as their (key, position) do under
+// precedes; absent samples after every real one; key and position come back as they went in.
+template <class Key, class Compare>
+void check_sample_codec(const std::vector<Key>& keys, Compare cmp) {
+  using codec = gpusort::detail::sample_codec<Key, Compare, std::int32_t>;
+  const std::vector<std::int64_t> positions = {0, 1, 2, 77, (std::int64_t(1) << 31) - 1};
+  const auto compare = codec::compare(cmp);
+  for (const Key& a : keys)
+    for (std::int64_t pa : positions) {
+      const auto sa = codec::make(a, pa);
+      REQUIRE(codec::position(sa) == pa);
+      const Key back = codec::key(sa);
+      REQUIRE(std::memcmp(&back, &a, sizeof(Key)) == 0);
+      REQUIRE(compare(sa, codec::absent(a)));
+      REQUIRE_FALSE(compare(codec::absent(a), sa));
+      for (const Key& b : keys)
+        for (std::int64_t pb : positions) {
+          CAPTURE(pa, pb);
+          REQUIRE(compare(sa, codec::make(b, pb)) == precedes(a, pa, b, pb, cmp));
+        }
+    }
+}
+
+TEST_CASE("sample_codec packs keys with an order word into words that sort as precedes",
+          "[positioned]") {
+  using std::int32_t;
+  using std::int64_t;
+  STATIC_REQUIRE(packs_samples<std::uint32_t, gpusort::less, int32_t>);
+  STATIC_REQUIRE(packs_samples<float, gpusort::total_less, int32_t>);
+  // No order word (floats under less: -0 == +0), or 64-bit positions: positioned keys.
+  STATIC_REQUIRE(!packs_samples<float, gpusort::less, int32_t>);
+  STATIC_REQUIRE(!packs_samples<std::uint32_t, gpusort::less, int64_t>);
+  check_sample_codec<std::uint32_t>({0u, 1u, 7u, 0x80000000u, 0xffffffffu}, gpusort::less{});
+  check_sample_codec<std::uint32_t>({0u, 1u, 7u, 0x80000000u, 0xffffffffu}, gpusort::greater{});
+  check_sample_codec<std::int32_t>({std::numeric_limits<std::int32_t>::min(), -1, 0, 5,
+                                    std::numeric_limits<std::int32_t>::max()},
+                                   gpusort::less{});
+  check_sample_codec<std::int16_t>({-32768, -1, 0, 3, 32767}, gpusort::greater{});
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  check_sample_codec<float>({-inf, -1.5f, -0.0f, 0.0f, 2.0f, inf, nan}, gpusort::total_less{});
+  // The general codec keeps (key, position) and orders by positioned_less.
+  check_sample_codec<float>({-1.5f, -0.0f, 0.0f, 2.0f}, gpusort::less{});
 }
 
 // ---------------------------------------------------------------------------------------

@@ -24,7 +24,6 @@
 #pragma once
 
 #include <gpusort/detail/padded_buffer.cuh>
-#include <gpusort/detail/positioned.cuh>
 
 #include <cstdint>
 
@@ -85,19 +84,6 @@ __device__ __forceinline__ void regular_sample(detail::padded_buffer<Key, N>& so
                                                std::int64_t* sample_positions) {
   detail::regular_sample_from<THREADS>(sorted_tile, valid_items, samples, tile_offset,
                                        sample_keys, sample_positions);
-}
-
-// The same, each sample written as one (key, position) item: the layout in which the sort
-// of all samples (step 4) orders them with detail::positioned_less. SortedTile: any shared
-// buffer whose operator[](i) reads item i of the sorted tile.
-template <int THREADS, class SortedTile, class Key, class Position>
-__device__ __forceinline__ void regular_sample(SortedTile& sorted_tile, int valid_items,
-                                               int samples, std::int64_t tile_offset,
-                                               detail::positioned_key<Key, Position>* samples_out) {
-  detail::regular_sample_each<THREADS>(sorted_tile, valid_items, samples, tile_offset,
-                                       [=](int j, const Key& key, std::int64_t position) {
-                                         samples_out[j] = {key, static_cast<Position>(position)};
-                                       });
 }
 
 }  // namespace block

@@ -6,10 +6,15 @@
 //       step 1 sorts a run, detail::sort_warp_run; a short one, in a launch of one block per
 //       segment, by block::bitonic_sort) and,
 //       while the sorted tile is still in the write-back buffer, takes its s regular samples
-//       (block::regular_sample) as (key, position) items into a fixed m×s sample table.
-//  4.   One sort of the whole table (policy::merge's kernels on positioned keys). Positions
-//       are array indices, so the samples of segment k all precede those of segment k + 1:
-//       one sort serves every segment, and each segment's samples come out contiguous.
+//       (block::regular_sample_index) as (key, position) items into a fixed m×s sample table:
+//       one 64-bit word each where the key has a 32-bit order word and n fits 31 bits
+//       (detail::sample_codec), else a positioned_key.
+//  4.   One sort of the whole table (policy::merge's kernels: on words, keys alone whose ties
+//       are identical, the cheapest networks; else on positioned keys). Positions are array
+//       indices, so the samples of segment k all precede those of segment k + 1: one sort
+//       serves every segment, and each segment's samples come out contiguous. Measured
+//       (bench/RESULTS.md run 38, H100, words against positioned keys): u32 2^20 12 %,
+//       2^28 5.3 %, u32:u32 2^28 7.6 % faster.
 //  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
 //       m = the segment's tile count) and locates them in its sorted tile by the halving
 //       parallel binary search (block::locate_splitters).
@@ -29,9 +34,10 @@
 //   n·(sizeof(Key) + sizeof(Value))                      the relocation target
 // + R·s·(4 + sizeof(P))                                  ranks + offsets
 // + 8·R + 3·8·(K + 1) + CUB scan scratch                 row→segment map, segment arrays
-// The sample table (R·s·sizeof(positioned_key<Key, P>)) and policy::merge's scratch for its
-// sort take no temp storage where they fit in the keys of the level's idle buffer (steps 1–6
-// leave it unused; with the default s they take a few per cent of it); else the table is
+// The sample table (R·s·sizeof(positioned_key<Key, P>), which a word's size equals) and
+// policy::merge's scratch for its sort take no temp storage where they fit in the keys of
+// the level's idle buffer (steps 1–6 leave it unused; with the default s they take a few per
+// cent of it); else the table is
 // carved from the temp storage too, and the sort's scratch shares the region of the ranks and
 // offsets, which are written only after it. None of it when n fits one block: then only the
 // bucket sort runs.
@@ -59,6 +65,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -275,49 +282,60 @@ static __global__ void deterministic_sample_rows_kernel(const std::int64_t* tile
 
 // Table rows launched for the worst case, without a tile: their samples sort after every
 // real one.
-template <int THREADS, class Key, class Position>
-__device__ __forceinline__ void deterministic_sample_absent_row(positioned_key<Key, Position>* row_samples,
+template <int THREADS, class Codec, class Key>
+__device__ __forceinline__ void deterministic_sample_absent_row(typename Codec::sample* row_samples,
                                                                 int samples, const Key& any_key) {
-  for (int j = threadIdx.x; j < samples; j += THREADS)
-    row_samples[j] = {any_key, static_cast<Position>(absent_position)};
+  for (int j = threadIdx.x; j < samples; j += THREADS) row_samples[j] = Codec::absent(any_key);
+}
+
+// Step 3: the tile's s regular samples (block::regular_sample_index) as Codec's samples.
+template <int THREADS, class Codec, class SortedTile>
+__device__ __forceinline__ void deterministic_sample_take(SortedTile& sorted_tile, int valid_items,
+                                                          int samples, std::int64_t tile_offset,
+                                                          typename Codec::sample* row_samples) {
+  regular_sample_each<THREADS>(sorted_tile, valid_items, samples, tile_offset,
+                               [=](int j, const auto& key, std::int64_t position) {
+                                 row_samples[j] = Codec::make(key, position);
+                               });
 }
 
 // Steps 1–3 for the full tiles, one a block (rows without a tile fill their samples; a
 // short tile is left to the block kernel). Step 3 is fused with the write-back: the sorted
 // tile is still in the merge's buffer.
-template <int THREADS, int ITEMS, class Key, class Value, class Position, class Compare>
+template <int THREADS, int ITEMS, class Codec, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>::warp_threads)
     deterministic_sample_warp_tiles_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
                                            const std::int64_t* tile_starts,
                                            const std::int64_t* row_segments, int samples,
-                                           positioned_key<Key, Position>* sample_table, Compare cmp) {
+                                           typename Codec::sample* sample_table, Compare cmp) {
   using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
   constexpr int tile = shape::tile;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& shared = *reinterpret_cast<typename shape::warp_storage*>(shared_bytes);
   const std::int64_t row = blockIdx.x;
-  positioned_key<Key, Position>* row_samples = sample_table + row * samples;
+  typename Codec::sample* row_samples = sample_table + row * samples;
   const deterministic_sample_tile t =
       deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile);
-  if (!t.exists) return deterministic_sample_absent_row<shape::warp_threads>(row_samples, samples, keys[0]);
+  if (!t.exists)
+    return deterministic_sample_absent_row<shape::warp_threads, Codec>(row_samples, samples, keys[0]);
   if (t.valid < tile) return;
   Value* tile_values = has_values<Value> ? values + t.offset : values;
   sort_warp_run<shape::runs::sort_items, shape::warp_run, shape::warps, run_fill::full,
                 plain_items<Key>>(keys + t.offset, tile_values, keys + t.offset, tile_values, tile,
                                   keys[t.offset], cmp, shared);
-  block::regular_sample<shape::warp_threads>(shared.keys, tile, samples, t.offset, row_samples);
+  deterministic_sample_take<shape::warp_threads, Codec>(shared.keys, tile, samples, t.offset, row_samples);
 }
 
 // Steps 1–3 by the ragged block bitonic sort. EVERY_ROW: block r takes row r, whatever its
 // tile (types whose tiles the warps cannot sort); otherwise block k takes the last tile of
 // segment k where it is short.
-template <int THREADS, int ITEMS, bool EVERY_ROW, class Key, class Value, class Position,
+template <int THREADS, int ITEMS, bool EVERY_ROW, class Codec, class Key, class Value,
           class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_block_tiles_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
                                             const std::int64_t* tile_starts,
                                             const std::int64_t* row_segments, int samples,
-                                            positioned_key<Key, Position>* sample_table, Compare cmp) {
+                                            typename Codec::sample* sample_table, Compare cmp) {
   using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
   constexpr int tile = shape::tile;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -330,10 +348,10 @@ __global__ void __launch_bounds__(THREADS)
     row = tile_starts[segment + 1] - 1;
     if (row < tile_starts[segment]) return;  // a segment without tiles
   }
-  positioned_key<Key, Position>* row_samples = sample_table + row * samples;
+  typename Codec::sample* row_samples = sample_table + row * samples;
   const deterministic_sample_tile t =
       deterministic_sample_tile_at(row, segment, segment_offsets, tile_starts, tile);
-  if (!t.exists) return deterministic_sample_absent_row<THREADS>(row_samples, samples, keys[0]);
+  if (!t.exists) return deterministic_sample_absent_row<THREADS, Codec>(row_samples, samples, keys[0]);
   if (!EVERY_ROW && t.valid == tile) return;
   Value* tile_values = has_values<Value> ? values + t.offset : values;
   Key held_keys[ITEMS];
@@ -343,19 +361,19 @@ __global__ void __launch_bounds__(THREADS)
   block::bitonic_sort<THREADS>(held_keys, held_values, t.valid, cmp, io.network);
   block::store_blocked<THREADS>(keys + t.offset, held_keys, t.valid, io.keys);
   // The sorted tile is still in the store's buffer.
-  block::regular_sample<THREADS>(io.keys, t.valid, samples, t.offset, row_samples);
+  deterministic_sample_take<THREADS, Codec>(io.keys, t.valid, samples, t.offset, row_samples);
   __syncthreads();  // the values' store reuses that buffer
   block::store_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
 }
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
 // ranks[s − 1] = the tile's size. Rows without a tile get zeros (no counts).
-template <int THREADS, class Key, class Position, class Compare>
+template <int THREADS, class Codec, class Key, class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_locate_kernel(const Key* keys, const std::int64_t* segment_offsets,
                                        const std::int64_t* tile_starts,
                                        const std::int64_t* row_segments, int tile_items, int samples,
-                                       const positioned_key<Key, Position>* sorted_samples, int* rank_table,
+                                       const typename Codec::sample* sorted_samples, int* rank_table,
                                        Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int splitters = samples - 1;
@@ -374,11 +392,11 @@ __global__ void __launch_bounds__(THREADS)
   // splitters are every m-th of them.
   const std::int64_t first_tile = tile_starts[t.segment];
   const std::int64_t m = tile_starts[t.segment + 1] - first_tile;
-  const positioned_key<Key, Position>* segment_samples = sorted_samples + first_tile * samples;
+  const typename Codec::sample* segment_samples = sorted_samples + first_tile * samples;
   for (int b = threadIdx.x; b < splitters; b += THREADS) {
-    const positioned_key<Key, Position> g = segment_samples[deterministic_sample_splitter_index(b, m)];
-    splitter_keys[b] = g.key;
-    splitter_positions[b] = g.position;
+    const typename Codec::sample g = segment_samples[deterministic_sample_splitter_index(b, m)];
+    splitter_keys[b] = Codec::key(g);
+    splitter_positions[b] = Codec::position(g);
   }
   __syncthreads();
   // Step 6 on the sorted tile in global memory: s·log(2T/s) reads, far fewer than the tile.
@@ -455,10 +473,15 @@ struct deterministic_sample_setup {
   using tuning = deterministic_sample_tuning<Key, Value>;
   // A sample's position takes 32 bits where that makes the sample smaller (keys of up to 4
   // bytes: 8 bytes instead of 16, and step 4 sorts half the bytes) and n fits them.
+  // Keys with an order word take their sample as one 64-bit word (sample_codec), the size of
+  // the narrow positioned_key, so the sizes below hold for every comparator.
   using wide_sample = positioned_key<Key>;
-  using narrow_candidate = positioned_key<Key, std::int32_t>;
-  using narrow_sample =
-      std::conditional_t<(sizeof(narrow_candidate) < sizeof(wide_sample)), narrow_candidate, wide_sample>;
+  using narrow_position =
+      std::conditional_t<(sizeof(positioned_key<Key, std::int32_t>) < sizeof(wide_sample)), std::int32_t,
+                         std::int64_t>;
+  using narrow_sample = positioned_key<Key, narrow_position>;
+  template <class Compare>
+  using narrow_codec = sample_codec<Key, Compare, narrow_position>;
   using tile_count_iterator =
       thrust::transform_iterator<deterministic_sample_segment_tiles,
                                  thrust::counting_iterator<std::int64_t>>;
@@ -552,7 +575,8 @@ struct deterministic_sample_setup {
     if (levels)
       sample_sort_bytes =
           setup.narrow
-              ? algorithm<policy::merge>::template temp_storage_bytes<narrow_sample, no_value>(policy::merge{}, entries)
+              ? std::max(algorithm<policy::merge>::template temp_storage_bytes<narrow_sample, no_value>(policy::merge{}, entries),
+                         algorithm<policy::merge>::template temp_storage_bytes<std::uint64_t, no_value>(policy::merge{}, entries))
               : algorithm<policy::merge>::template temp_storage_bytes<wide_sample, no_value>(policy::merge{}, entries);
     setup.sample_table_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sample_bytes);
     setup.rank_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sizeof(int));
@@ -602,25 +626,25 @@ struct deterministic_sample_setup {
 };
 
 // Steps 1–3 of a level: `rows` table rows over `segments` segments.
-template <bool HALF, class Key, class Value, class Position, class Compare>
+template <bool HALF, class Codec, class Key, class Value, class Compare>
 cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t segments, Key* keys,
                                               Value* values, const std::int64_t* segment_offsets,
                                               const std::int64_t* tile_starts,
                                               const std::int64_t* row_segments, int samples,
-                                              positioned_key<Key, Position>* sample_table,
+                                              typename Codec::sample* sample_table,
                                               Compare cmp, cudaStream_t stream) {
   using tuning = deterministic_sample_tuning<Key, Value>;
   constexpr int threads = HALF ? tuning::half_threads : tuning::threads;
   using shape = deterministic_sample_tile_shape<Key, Value, threads, tuning::items>;
   constexpr std::size_t block_bytes = sizeof(typename shape::block_storage);
   const auto block_kernel =
-      deterministic_sample_block_tiles_kernel<threads, tuning::items, !shape::by_warps, Key, Value,
-                                              Position, Compare>;
+      deterministic_sample_block_tiles_kernel<threads, tuning::items, !shape::by_warps, Codec, Key,
+                                              Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(block_kernel, block_bytes)) return e;
   if constexpr (shape::by_warps) {
     constexpr std::size_t warp_bytes = sizeof(typename shape::warp_storage);
     const auto warp_kernel =
-        deterministic_sample_warp_tiles_kernel<threads, tuning::items, Key, Value, Position, Compare>;
+        deterministic_sample_warp_tiles_kernel<threads, tuning::items, Codec, Key, Value, Compare>;
     if (cudaError_t e = allow_dynamic_shared(warp_kernel, warp_bytes)) return e;
     warp_kernel<<<static_cast<unsigned>(rows), shape::warp_threads, warp_bytes, stream>>>(
         keys, values, segment_offsets, tile_starts, row_segments, samples, sample_table, cmp);
@@ -632,9 +656,9 @@ cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t se
   return cudaPeekAtLastError();
 }
 
-// deterministic_sample_sort (below) once its setup is made, with samples of type Sample and
-// an offset table of Offset.
-template <class Sample, class Offset, class Key, class Value, class Compare>
+// deterministic_sample_sort (below) once its setup is made, with samples made by Codec
+// (sample_codec) and an offset table of Offset.
+template <class Codec, class Offset, class Key, class Value, class Compare>
 cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Value>& setup, void* temp,
                                         Key* keys, Value* values, std::int64_t n, Compare cmp,
                                         cudaStream_t stream,
@@ -670,7 +694,7 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     const bool first = level == 0;
     void* sample_region =
         setup.samples_in_other ? temp_aligned_start(other_keys) : layout.template get<void>(temp, setup_type::samples_table);
-    auto* samples = static_cast<Sample*>(sample_region);
+    auto* samples = static_cast<typename Codec::sample*>(sample_region);
     void* sample_sort_temp =
         setup.samples_in_other ? static_cast<char*>(sample_region) + setup.sample_table_bytes : tables;
     const std::int64_t k = plan.segments[level];
@@ -691,19 +715,19 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
 
     // Steps 1–3.
     const cudaError_t sorted =
-        setup.half ? launch_deterministic_sample_tiles<true>(rows, k, current_keys, current_values,
-                                                             segments, tile_starts, row_segments,
-                                                             s, samples, cmp, stream)
-                   : launch_deterministic_sample_tiles<false>(rows, k, current_keys, current_values,
-                                                              segments, tile_starts, row_segments,
-                                                              s, samples, cmp, stream);
+        setup.half ? launch_deterministic_sample_tiles<true, Codec>(rows, k, current_keys, current_values,
+                                                                    segments, tile_starts, row_segments,
+                                                                    s, samples, cmp, stream)
+                   : launch_deterministic_sample_tiles<false, Codec>(rows, k, current_keys, current_values,
+                                                                     segments, tile_starts, row_segments,
+                                                                     s, samples, cmp, stream);
     if (sorted != cudaSuccess) return sorted;
     if (first && stop_after == stop::local_sort) return cudaSuccess;
 
     // Step 4: every segment's samples in one sort (positions order the segments).
     if (cudaError_t e = algorithm<policy::merge>::sort(policy::merge{}, sample_sort_temp, samples,
                                                        static_cast<no_value*>(nullptr), rows * s,
-                                                       positioned_less<Compare>{cmp}, stream))
+                                                       Codec::compare(cmp), stream))
       return e;
     if (first && stop_after == stop::sample_sort) return cudaSuccess;
 
@@ -711,7 +735,7 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     {
       constexpr int threads = tuning::locate_threads;
       const std::size_t bytes = deterministic_sample_locate_bytes<Key>(s);
-      deterministic_sample_locate_kernel<threads><<<grid, threads, bytes, stream>>>(
+      deterministic_sample_locate_kernel<threads, Codec><<<grid, threads, bytes, stream>>>(
           current_keys, segments, tile_starts, row_segments, tile, s, samples, ranks, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
@@ -776,13 +800,16 @@ cudaError_t deterministic_sample_sort(
     deterministic_sample_stop_after stop_after = deterministic_sample_stop_after::bucket_sort,
     std::int64_t* bucket_offsets_out = nullptr, int buckets_level = 0) {
   using setup_type = deterministic_sample_setup<Key, Value>;
+  static_assert(sizeof(typename setup_type::template narrow_codec<Compare>::sample) ==
+                    sizeof(typename setup_type::narrow_sample),
+                "the temp storage is sized without the comparator");
   setup_type setup;
   if (cudaError_t e = setup_type::make(policy, n, setup)) return e;
   return setup.narrow
-             ? deterministic_sample_levels<typename setup_type::narrow_sample, std::int32_t>(
+             ? deterministic_sample_levels<typename setup_type::template narrow_codec<Compare>, std::int32_t>(
                    setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
                    buckets_level)
-             : deterministic_sample_levels<typename setup_type::wide_sample, std::int64_t>(
+             : deterministic_sample_levels<sample_codec<Key, Compare, std::int64_t>, std::int64_t>(
                    setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
                    buckets_level);
 }

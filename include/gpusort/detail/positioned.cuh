@@ -8,6 +8,9 @@
 // unique, and increase along a sorted tile, so a sorted tile is also sorted by `precedes`.
 #pragma once
 
+#include <gpusort/compare.cuh>
+#include <gpusort/detail/ranked.cuh>
+
 #include <cstdint>
 
 namespace gpusort {
@@ -48,6 +51,45 @@ struct positioned_less {
     const bool b_absent = b.position < 0;
     return a_present & (b_absent | a_first | (!b_first & (a.position < b.position)));
   }
+};
+
+// How a sample (key, position) is stored for a sort of all samples: as a positioned_key under
+// positioned_less, or, where the key maps in order onto a 32-bit word (order_word) and the
+// positions fit 31 bits, as one 64-bit word, order word above position, under plain less:
+// the sort then compares one unsigned word whose ties are identical bits (the networks'
+// cheapest case) instead of two keys and two positions. An absent sample is the largest
+// word, after every real one (whose position is below 2^31).
+template <class Key, class Compare, class Position,
+          bool PACKED = order_word<Key, Compare>::exists && sizeof(Position) == 4>
+struct sample_codec {
+  using sample = positioned_key<Key, Position>;
+  __host__ __device__ static sample make(const Key& key, std::int64_t position) {
+    return {key, static_cast<Position>(position)};
+  }
+  __host__ __device__ static sample absent(const Key& any_key) {
+    return {any_key, static_cast<Position>(absent_position)};
+  }
+  __host__ __device__ static Key key(const sample& s) { return s.key; }
+  __host__ __device__ static std::int64_t position(const sample& s) { return s.position; }
+  __host__ __device__ static positioned_less<Compare> compare(Compare cmp) { return {cmp}; }
+};
+
+template <class Key, class Compare, class Position>
+struct sample_codec<Key, Compare, Position, true> {
+  using sample = std::uint64_t;
+  using word = order_word<Key, Compare>;
+  __host__ __device__ static sample make(const Key& key, std::int64_t position) {
+    return static_cast<std::uint64_t>(word::encode(key)) << 32 |
+           static_cast<std::uint32_t>(position);
+  }
+  __host__ __device__ static sample absent(const Key&) { return ~std::uint64_t(0); }
+  __host__ __device__ static Key key(sample s) {
+    return word::decode(static_cast<std::uint32_t>(s >> 32));
+  }
+  __host__ __device__ static std::int64_t position(sample s) {
+    return static_cast<std::uint32_t>(s);
+  }
+  __host__ __device__ static less compare(Compare) { return {}; }
 };
 
 }  // namespace detail
