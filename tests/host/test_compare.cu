@@ -1,10 +1,12 @@
 // Host tests of compare.cuh (less, greater, total_less), of detail::valid_first and of the
-// merge sort's packed ranks (detail::order_word, detail::rank_codec).
+// merge sort's packed ranks (detail::order_word, detail::rank_codec) and of the order words
+// floating-point keys are sorted as (detail/total_order_words.cuh).
 #include "common/catch.hpp"
 
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/ragged.cuh>
 #include <gpusort/detail/ranked.cuh>
+#include <gpusort/detail/total_order_words.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -217,6 +219,37 @@ TEST_CASE("total_less on random bit patterns", "[compare][total_less]") {
   }
   SECTION("__half") { check_total_less_random<__half, std::uint16_t>(5u); }
   SECTION("__nv_bfloat16") { check_total_less_random<__nv_bfloat16, std::uint16_t>(6u); }
+}
+
+TEST_CASE("from_total_order_key inverts total_order_key on every kind of bit pattern",
+          "[compare][total_less]") {
+  using gpusort::detail::from_total_order_key;
+  using gpusort::detail::total_order_key;
+  std::mt19937_64 rng(23);
+  std::vector<std::uint32_t> bits32 = {0u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00001u,
+                                       0xffc00000u, 0x00000001u, 0x80000001u, 0xffffffffu};
+  for (int i = 0; i < 20000; ++i) bits32.push_back(static_cast<std::uint32_t>(rng()));
+  for (std::uint32_t b : bits32) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    const float back = from_total_order_key<float>(total_order_key(f));
+    std::uint32_t back_bits;
+    std::memcpy(&back_bits, &back, sizeof back);
+    REQUIRE(back_bits == b);
+  }
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t b = i < 4 ? std::uint64_t(i) << 62 : rng();
+    double d;
+    std::memcpy(&d, &b, sizeof d);
+    const double back = from_total_order_key<double>(total_order_key(d));
+    std::uint64_t back_bits;
+    std::memcpy(&back_bits, &back, sizeof back);
+    REQUIRE(back_bits == b);
+  }
+  STATIC_REQUIRE(gpusort::detail::sorts_as_total_order_words<float, gpusort::total_less>);
+  STATIC_REQUIRE(gpusort::detail::sorts_as_total_order_words<double, gpusort::total_less>);
+  STATIC_REQUIRE(!gpusort::detail::sorts_as_total_order_words<float, gpusort::less>);
+  STATIC_REQUIRE(!gpusort::detail::sorts_as_total_order_words<std::uint32_t, gpusort::less>);
 }
 
 TEST_CASE("less and greater follow operator<", "[compare]") {
