@@ -221,30 +221,27 @@ TEST_CASE("total_less on random bit patterns", "[compare][total_less]") {
   SECTION("__nv_bfloat16") { check_total_less_random<__nv_bfloat16, std::uint16_t>(6u); }
 }
 
+// The float of bit pattern `bits`, mapped to its order word and back: the same bits.
+template <class F, class Bits>
+bool order_word_round_trips(Bits bits) {
+  F f;
+  std::memcpy(&f, &bits, sizeof f);
+  const F back = gpusort::detail::from_total_order_key<F>(gpusort::detail::total_order_key(f));
+  Bits back_bits;
+  std::memcpy(&back_bits, &back, sizeof back);
+  return back_bits == bits;
+}
+
 TEST_CASE("from_total_order_key inverts total_order_key on every kind of bit pattern",
           "[compare][total_less]") {
-  using gpusort::detail::from_total_order_key;
-  using gpusort::detail::total_order_key;
   std::mt19937_64 rng(23);
   std::vector<std::uint32_t> bits32 = {0u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00001u,
                                        0xffc00000u, 0x00000001u, 0x80000001u, 0xffffffffu};
   for (int i = 0; i < 20000; ++i) bits32.push_back(static_cast<std::uint32_t>(rng()));
-  for (std::uint32_t b : bits32) {
-    float f;
-    std::memcpy(&f, &b, sizeof f);
-    const float back = from_total_order_key<float>(total_order_key(f));
-    std::uint32_t back_bits;
-    std::memcpy(&back_bits, &back, sizeof back);
-    REQUIRE(back_bits == b);
-  }
+  for (std::uint32_t b : bits32) REQUIRE(order_word_round_trips<float>(b));
   for (int i = 0; i < 20000; ++i) {
     const std::uint64_t b = i < 4 ? std::uint64_t(i) << 62 : rng();
-    double d;
-    std::memcpy(&d, &b, sizeof d);
-    const double back = from_total_order_key<double>(total_order_key(d));
-    std::uint64_t back_bits;
-    std::memcpy(&back_bits, &back, sizeof back);
-    REQUIRE(back_bits == b);
+    REQUIRE(order_word_round_trips<double>(b));
   }
   STATIC_REQUIRE(gpusort::detail::sorts_as_total_order_words<float, gpusort::total_less>);
   STATIC_REQUIRE(gpusort::detail::sorts_as_total_order_words<double, gpusort::total_less>);
