@@ -48,6 +48,17 @@ __host__ __device__ inline typename float_bits<F>::type total_order_key(const F&
   return (u & sign) ? U(~u) : U(u | sign);
 }
 
+// The inverse of total_order_key.
+template <class F>
+__host__ __device__ inline F from_total_order_key(typename float_bits<F>::type word) {
+  using U = typename float_bits<F>::type;
+  constexpr U sign = U(U(1) << (8 * sizeof(U) - 1));
+  const U raw = (word & sign) ? U(word & U(~sign)) : U(~word);
+  F f;
+  std::memcpy(&f, &raw, sizeof(F));
+  return f;
+}
+
 }  // namespace detail
 
 struct total_less {

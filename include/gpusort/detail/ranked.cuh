@@ -17,7 +17,6 @@
 #include <gpusort/detail/no_value.cuh>
 
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 namespace gpusort {
@@ -95,12 +94,7 @@ struct order_word<Key, total_less,
   using bits = typename float_bits<Key>::type;
   __host__ __device__ static std::uint32_t encode(const Key& key) { return total_order_key(key); }
   __host__ __device__ static Key decode(std::uint32_t word) {
-    constexpr bits sign = bits(bits(1) << (8 * sizeof(bits) - 1));
-    const bits ordered = static_cast<bits>(word);
-    const bits raw = (ordered & sign) ? bits(ordered & bits(~sign)) : bits(~ordered);
-    Key key;
-    std::memcpy(&key, &raw, sizeof(Key));
-    return key;
+    return from_total_order_key<Key>(static_cast<bits>(word));
   }
 };
 

@@ -38,17 +38,6 @@ constexpr bool sorts_as_total_order_words =
 // (within 2 % either way), and policy::merge promises one launch up to 2^14 items.
 constexpr std::int64_t total_order_words_from = std::int64_t(1) << 16;
 
-// The inverse of total_order_key.
-template <class F>
-__host__ __device__ inline F from_total_order_key(typename float_bits<F>::type word) {
-  using U = typename float_bits<F>::type;
-  constexpr U sign = U(U(1) << (8 * sizeof(U) - 1));
-  const U raw = (word & sign) ? U(word & U(~sign)) : U(~word);
-  F f;
-  std::memcpy(&f, &raw, sizeof(F));
-  return f;
-}
-
 // ENCODE: keys to words in place; else words back to keys.
 template <class Key, bool ENCODE>
 __global__ void total_order_words_kernel(typename float_bits<Key>::type* words, std::int64_t n) {
