@@ -278,6 +278,7 @@ template <>
 struct float_specials<float> {
   using bits = std::uint32_t;
   static constexpr int count = 14;
+  static constexpr int nans = 5;  // the first five patterns
   __host__ __device__ static bits pattern(int k) {
     constexpr bits table[count] = {
         0x7FC00000u,  // +quiet NaN
@@ -303,6 +304,7 @@ template <>
 struct float_specials<double> {
   using bits = std::uint64_t;
   static constexpr int count = 14;
+  static constexpr int nans = 5;
   __host__ __device__ static bits pattern(int k) {
     constexpr bits table[count] = {
         0x7FF8000000000000ull, 0xFFF8000000000000ull, 0x7FF0000000000001ull,
@@ -316,21 +318,23 @@ struct float_specials<double> {
 };
 
 template <class F>
-__host__ __device__ inline bool special_at(std::uint64_t seed, std::uint64_t i, F& out) {
+__host__ __device__ inline bool special_at(std::uint64_t seed, std::uint64_t i, bool with_nan, F& out) {
   if (random_word(seed, lane_special, i) % special_float_period != 0) return false;
-  const auto bits = float_specials<F>::pattern(
-      static_cast<int>(random_word(seed, lane_special_kind, i) % float_specials<F>::count));
+  using specials = float_specials<F>;
+  const int first = with_nan ? 0 : specials::nans;
+  const auto bits = specials::pattern(
+      first + static_cast<int>(random_word(seed, lane_special_kind, i) % (specials::count - first)));
   std::memcpy(&out, &bits, sizeof(F));
   return true;
 }
 
 template <class F>
-__global__ void special_floats_kernel(F* keys, std::int64_t n, std::uint64_t seed) {
+__global__ void special_floats_kernel(F* keys, std::int64_t n, std::uint64_t seed, bool with_nan) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     F f;
-    if (special_at(seed, static_cast<std::uint64_t>(i), f)) keys[i] = f;
+    if (special_at(seed, static_cast<std::uint64_t>(i), with_nan, f)) keys[i] = f;
   }
 }
 
@@ -367,10 +371,11 @@ std::vector<Key> generate_on_host(std::int64_t n, distribution d, std::uint64_t 
 }
 
 // Overwrites about one position in `special_float_period` (chosen from the seed) with a NaN
-// of either sign, ±0, ±inf, a denormal or ±max. float and double only; use a seed different
+// of either sign (unless !with_nan: for less and greater, which NaN leaves no strict weak
+// ordering), ±0, ±inf, a denormal or ±max. float and double only; use a seed different
 // from generate()'s to keep the two independent, or the same one — both are deterministic.
 template <class F>
-cudaError_t add_special_floats(F* d_keys, std::int64_t n, std::uint64_t seed,
+cudaError_t add_special_floats(F* d_keys, std::int64_t n, std::uint64_t seed, bool with_nan = true,
                                cudaStream_t stream = 0) {
   static_assert(std::is_same<F, float>::value || std::is_same<F, double>::value,
                 "special floats exist for float and double");
@@ -378,13 +383,13 @@ cudaError_t add_special_floats(F* d_keys, std::int64_t n, std::uint64_t seed,
   if (n == 0) return cudaSuccess;
   harness_detail::special_floats_kernel<F>
       <<<harness_detail::fill_blocks(n), harness_detail::fill_threads, 0, stream>>>(d_keys, n,
-                                                                                   seed);
+                                                                                   seed, with_nan);
   return cudaGetLastError();
 }
 
 template <class F>
-void add_special_floats_on_host(std::vector<F>& keys, std::uint64_t seed) {
-  for (std::size_t i = 0; i < keys.size(); ++i) harness_detail::special_at(seed, i, keys[i]);
+void add_special_floats_on_host(std::vector<F>& keys, std::uint64_t seed, bool with_nan = true) {
+  for (std::size_t i = 0; i < keys.size(); ++i) harness_detail::special_at(seed, i, with_nan, keys[i]);
 }
 
 // Fills d_values[0, n) with make_index_value<Value>(i): the input indices that the pair

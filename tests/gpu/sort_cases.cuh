@@ -28,6 +28,7 @@ struct sort_case {
   bool special_floats = false;  // NaN, ±0, ±inf, denormals mixed in (float and double)
   api entry = api::two_phase;
   std::uint64_t seed = 0x1234;
+  bool special_nan = true;  // NaN among the special floats (not under less or greater)
 };
 
 template <class Policy, class Key, class Value, class Compare>
@@ -37,7 +38,8 @@ void check_sort(const Policy& policy, const sort_case& c, Compare cmp, bool stab
   guarded_buffer<Key> keys(c.n);
   REQUIRE(generate(keys.data(), c.n, c.dist, c.seed) == cudaSuccess);
   if constexpr (std::is_floating_point<Key>::value) {
-    if (c.special_floats) REQUIRE(add_special_floats(keys.data(), c.n, c.seed + 1) == cudaSuccess);
+    if (c.special_floats)
+      REQUIRE(add_special_floats(keys.data(), c.n, c.seed + 1, c.special_nan) == cudaSuccess);
   }
   device_buffer<Key> input(c.n);
   if (c.n > 0)
@@ -110,13 +112,22 @@ void check_integer_key_types(const Policy& p, const sort_case& c, bool stable) {
   check_sort<Policy, std::uint64_t, std::uint32_t>(p, c, gpusort::less{}, stable);
 }
 
-// float and double under total_less (with NaN, ±0, ±inf when c.special_floats), and the
+// float and double under total_less (with NaN, ±0, ±inf when c.special_floats) and under less
+// and greater (the same without NaN, which leaves those two no strict weak ordering; -0 and
+// +0 are equivalent there, so pairs check a stable policy's promise among them; unstable
+// policies sort these as order words from 2^16 keys, detail/total_order_words.cuh), and the
 // 16- and 12-byte structs under their lexicographic comparators.
 template <class Policy>
 void check_float_and_struct_key_types(const Policy& p, const sort_case& c) {
   using gpusort::detail::no_value;
   check_sort<Policy, float, no_value>(p, c, gpusort::total_less{}, false);
   check_sort<Policy, double, no_value>(p, c, gpusort::total_less{}, false);
+  sort_case no_nan = c;
+  no_nan.special_nan = false;
+  check_sort<Policy, float, no_value>(p, no_nan, gpusort::less{}, false);
+  check_sort<Policy, double, no_value>(p, no_nan, gpusort::greater{}, false);
+  check_sort<Policy, float, std::uint32_t>(p, no_nan, gpusort::less{},
+                                           gpusort::detail::algorithm<Policy>::stable);
   check_sort<Policy, key16, no_value>(p, c, key16_less{}, false);
   check_sort<Policy, key12, no_value>(p, c, key12_less{}, false);
 }

@@ -1,6 +1,7 @@
 // Host tests of compare.cuh (less, greater, total_less), of detail::valid_first and of the
 // merge sort's packed ranks (detail::order_word, detail::rank_codec) and of the order words
-// floating-point keys are sorted as (detail/total_order_words.cuh).
+// floating-point keys are sorted as (detail/total_order_words.cuh; which policies do so under
+// which comparators: test_entry_points.cu).
 #include "common/catch.hpp"
 
 #include <gpusort/compare.cuh>
@@ -243,10 +244,6 @@ TEST_CASE("from_total_order_key inverts total_order_key on every kind of bit pat
     const std::uint64_t b = i < 4 ? std::uint64_t(i) << 62 : rng();
     REQUIRE(order_word_round_trips<double>(b));
   }
-  STATIC_REQUIRE(gpusort::detail::sorts_as_total_order_words<float, gpusort::total_less>);
-  STATIC_REQUIRE(gpusort::detail::sorts_as_total_order_words<double, gpusort::total_less>);
-  STATIC_REQUIRE(!gpusort::detail::sorts_as_total_order_words<float, gpusort::less>);
-  STATIC_REQUIRE(!gpusort::detail::sorts_as_total_order_words<std::uint32_t, gpusort::less>);
 }
 
 TEST_CASE("less and greater follow operator<", "[compare]") {

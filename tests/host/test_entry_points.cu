@@ -1,6 +1,7 @@
 // The error contract of the entry points (DESIGN.md §2) where it needs no GPU: bad
 // arguments are refused before any work, n == 0 is a no-op, a policy whose algorithm is not
-// built says so instead of pretending to sort, and automatic's size query covers its choices.
+// built says so instead of pretending to sort, automatic's size query covers its choices,
+// and floating-point keys are sorted as order words only where that keeps each policy's promise.
 #include "common/catch.hpp"
 
 #include <gpusort/gpusort.cuh>
@@ -18,6 +19,11 @@ struct host_arrays {
   std::vector<std::uint32_t> original_keys = keys;
   std::vector<std::uint32_t> original_values = values;
   bool untouched() const { return keys == original_keys && values == original_values; }
+};
+
+// A comparator of the user's own: its order may be anything, so no words.
+struct own_float_less {
+  __host__ __device__ bool operator()(float a, float b) const { return a < b; }
 };
 
 }  // namespace
@@ -131,4 +137,30 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     CHECK(bytes == merge_bytes(std::uint64_t{}, std::uint32_t{}, n));
     REQUIRE(gpusort::detail::automatic_randomized_from<std::uint16_t, no_value>() == 0);
   }
+}
+
+TEST_CASE("float keys go through order words only where the result keeps the policy's promise",
+          "[entry][total_less]") {
+  using gpusort::detail::no_value;
+  using gpusort::detail::sorts_as_total_order_words;
+  namespace policy = gpusort::policy;
+  // total_less: the words order exactly as it does, ties are the same bits; every policy,
+  // keys and pairs.
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::merge, float, no_value, gpusort::total_less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::automatic, double, no_value, gpusort::total_less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::warpsort, float, std::uint32_t, gpusort::total_less>);
+  // less and greater hold -0 and +0 equivalent, the words do not: only unstable policies,
+  // and only float keys alone (where the words measured faster).
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::warpsort, float, no_value, gpusort::less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::randomized_sample, float, no_value, gpusort::greater>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::deterministic_sample, float, no_value, gpusort::less>);
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::merge, float, no_value, gpusort::less>);
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::automatic, float, no_value, gpusort::greater>);
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::randomized_sample, double, no_value, gpusort::less>);
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, float, std::uint32_t, gpusort::less>);
+  // Other keys, other comparators: never.
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, std::uint32_t, no_value, gpusort::less>);
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, float, no_value, own_float_less>);
+  STATIC_REQUIRE(gpusort::detail::algorithm<policy::merge>::stable);
+  STATIC_REQUIRE(!gpusort::detail::algorithm<policy::randomized_sample>::stable);
 }

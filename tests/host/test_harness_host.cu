@@ -77,6 +77,17 @@ TEST_CASE("host generator: special floats include NaN of both signs, ±0 and ±i
   CHECK(check_permutation(keys, sorted, gpusort::total_less{}));
 }
 
+TEST_CASE("host generator: special floats without NaN, for less and greater", "[harness]") {
+  auto keys = generate_on_host<double>(1 << 14, distribution::uniform, seed_a);
+  add_special_floats_on_host(keys, seed_b, /*with_nan=*/false);
+  const special_float_counts counts = count_special_floats(keys);
+  CHECK(counts.pos_nan + counts.neg_nan == 0);
+  CHECK(counts.pos_zero > 0);
+  CHECK(counts.neg_zero > 0);
+  CHECK(counts.pos_inf > 0);
+  CHECK(counts.neg_inf > 0);
+}
+
 TEST_CASE("host checks: std::stable_sort passes, each kind of wrong sort is caught",
           "[harness]") {
   const std::int64_t n = 5003;

@@ -1,6 +1,8 @@
 // gpusort/detail/algorithm.cuh — how an entry point reaches the algorithm of a policy.
 //
 // Each algorithm header specialises `algorithm<Policy>` with
+//   static constexpr bool stable;  (whether equal keys keep their input order, as policy.cuh
+//       documents per policy)
 //   template <class Key, class Value> static cudaError_t check_policy(const Policy&);
 //       (cudaErrorInvalidValue for tuning fields it cannot honour)
 //   template <class Key, class Value> static std::size_t temp_storage_bytes(const Policy&, std::int64_t n);

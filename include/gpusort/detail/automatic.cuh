@@ -48,6 +48,7 @@ constexpr std::int64_t automatic_randomized_from() {
 template <>
 struct algorithm<policy::automatic> {
   static constexpr bool implemented = true;
+  static constexpr bool stable = true;
   using merge = algorithm<policy::merge>;
   using randomized = algorithm<policy::randomized_sample>;
 

@@ -817,6 +817,7 @@ cudaError_t deterministic_sample_sort(
 template <>
 struct algorithm<policy::deterministic_sample> {
   static constexpr bool implemented = true;
+  static constexpr bool stable = false;
 
   template <class Key, class Value>
   static cudaError_t check_policy(const policy::deterministic_sample& policy) {

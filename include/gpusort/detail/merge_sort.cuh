@@ -433,6 +433,7 @@ struct merge_plan {
 template <>
 struct algorithm<policy::merge> {
   static constexpr bool implemented = true;
+  static constexpr bool stable = true;
 
   // network_width: the items one thread's merge network merges; 0 or the tuned width.
   template <class Key, class Value>

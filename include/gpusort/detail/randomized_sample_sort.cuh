@@ -1273,6 +1273,7 @@ bool randomized_sample_parameters(const policy::randomized_sample& policy, std::
 template <>
 struct algorithm<policy::randomized_sample> {
   static constexpr bool implemented = true;
+  static constexpr bool stable = false;
 
   // buckets: 0 or a power of two in [256, 1024]; oversampling: 0 or 1 ... 4096/k (the
   // sample is one block's tile).

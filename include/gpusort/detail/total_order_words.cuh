@@ -1,24 +1,37 @@
-// gpusort/detail/total_order_words.cuh — float and double keys under total_less sorted as
-// their order words: each key turned in place into the unsigned integer of its bits whose
-// natural order is totalOrder (detail::total_order_key), the words sorted under plain less,
-// and turned back.
+// gpusort/detail/total_order_words.cuh — float and double keys sorted as their order words:
+// each key turned in place into the unsigned integer of its bits whose natural order is
+// totalOrder (detail::total_order_key; all bits flipped under greater), the words sorted
+// under plain less, and turned back.
 //
 // Why: under total_less every comparison first maps both keys to those words (a few integer
-// instructions each) and the sorting networks compare billions of times; the words compare
-// in one instruction, and their ties are identical bits, so every policy takes its cheapest
-// paths (keys whose ties cannot be seen). Two passes over the keys pay for that many times
-// over. Measured (bench/RESULTS.md run 38, H100, against comparing under total_less): f32
-// keys at 2^24 merge 31 %, warpsort 50 %, randomized_sample 35 %, deterministic_sample 56 %
-// faster (2^16: 15-41 %); f64 keys 20-48 %; f32:u32 pairs 3-22 %, but policy::merge's pairs
-// (whose networks already compare order words, detail::rank_codec) +4 % at 2^16, +2 % at 2^20.
+// instructions each), under any comparator equal floats need not be the same bits (-0 and
+// +0, NaN payloads), so the policies take their paths for ties that can be seen, and the
+// sorting networks compare billions of times; the words compare in one instruction, and their
+// ties are identical bits, so every policy takes its cheapest paths. Two passes over the keys
+// pay for that many times over.
+// Measured (bench/RESULTS.md run 38, H100, against comparing under total_less): f32 keys at
+// 2^24 merge 31 %, warpsort 50 %, randomized_sample 35 %, deterministic_sample 56 % faster
+// (2^16: 15-41 %); f64 keys 20-48 %; f32:u32 pairs 3-22 %, but policy::merge's pairs (whose
+// networks already compare order words, detail::rank_codec) +4 % at 2^16, +2 % at 2^20.
+// Under less and greater only float keys alone, and only where the policy need not be
+// stable: the words put -0 before +0 (greater: after), which those comparators hold
+// equivalent, so the result is sorted under them but the zeros' input order is not kept.
+// There a float compares in one instruction too, and the words pay only where they let a
+// policy take a cheaper path than for keys whose ties are not identical: measured (run 39,
+// H100, against comparing under less) f32 keys at 2^24 warpsort 4 %, randomized_sample 22 %,
+// deterministic_sample 18 % faster (2^26: 7 / 23 / 26 %); but double keys 5-9 % and f32:u32
+// or f64:u32 pairs 6-15 % slower, whose paths the words do not change.
 // The mapping is a bijection on bit patterns (NaN payloads, -0 and +0 kept), so the sorted
-// words decode to the keys sorted under total_less; ties are the same bits, so a stable
-// policy stays stable. The keys are decoded whatever the sort returns: a sort that fails
-// leaves a permutation of the words, which decodes to a permutation of the input.
+// words decode to a permutation of the keys sorted under the comparator; under total_less
+// ties are the same bits, so a stable policy stays stable. Under less and greater a NaN
+// (which leaves them no strict weak ordering) goes to one end, by its sign. The keys are
+// decoded whatever the sort returns: a sort that fails leaves a permutation of the words,
+// which decodes to a permutation of the input.
 #pragma once
 
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/no_value.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -29,27 +42,37 @@
 namespace gpusort {
 namespace detail {
 
-template <class Key, class Compare>
+template <class Key>
+constexpr bool has_total_order_words = std::is_same<Key, float>::value || std::is_same<Key, double>::value;
+
+// Whether Policy sorts Key (Value alongside) under Compare as order words (from
+// total_order_words_from keys): float or double under total_less always; float keys alone
+// under less or greater where the policy need not be stable.
+template <class Policy, class Key, class Value, class Compare>
 constexpr bool sorts_as_total_order_words =
-    std::is_same<Compare, total_less>::value &&
-    (std::is_same<Key, float>::value || std::is_same<Key, double>::value);
+    has_total_order_words<Key> &&
+    (std::is_same<Compare, total_less>::value ||
+     (!algorithm<Policy>::stable && std::is_same<Key, float>::value && !has_values<Value> &&
+      (std::is_same<Compare, less>::value || std::is_same<Compare, greater>::value)));
 
 // From this many keys: at 2^12-2^14 the two passes' launches cost what the comparisons save
 // (within 2 % either way), and policy::merge promises one launch up to 2^14 items.
 constexpr std::int64_t total_order_words_from = std::int64_t(1) << 16;
 
-// ENCODE: keys to words in place; else words back to keys.
+// ENCODE: keys to words in place; else words back to keys. Words XOR `flip` (all ones under
+// greater) ascend as the keys descend.
 template <class Key, bool ENCODE>
-__global__ void total_order_words_kernel(typename float_bits<Key>::type* words, std::int64_t n) {
+__global__ void total_order_words_kernel(typename float_bits<Key>::type* words, std::int64_t n,
+                                         typename float_bits<Key>::type flip) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     if constexpr (ENCODE) {
       Key key;
       std::memcpy(&key, &words[i], sizeof(Key));
-      words[i] = total_order_key(key);
+      words[i] = total_order_key(key) ^ flip;
     } else {
-      const Key key = from_total_order_key<Key>(words[i]);
+      const Key key = from_total_order_key<Key>(words[i] ^ flip);
       std::memcpy(&words[i], &key, sizeof(Key));
     }
   }
@@ -57,25 +80,27 @@ __global__ void total_order_words_kernel(typename float_bits<Key>::type* words, 
 
 template <class Key, bool ENCODE>
 cudaError_t launch_total_order_words(typename float_bits<Key>::type* words, std::int64_t n,
-                                     cudaStream_t stream) {
+                                     typename float_bits<Key>::type flip, cudaStream_t stream) {
   constexpr int threads = 256;
   // Four items a thread where n allows, so that the grid stays within its x limit.
   const std::int64_t blocks = (n + 4 * threads - 1) / (4 * threads);
   constexpr std::int64_t max_blocks = std::int64_t(1) << 20;
   total_order_words_kernel<Key, ENCODE>
-      <<<static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks), threads, 0, stream>>>(words, n);
+      <<<static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks), threads, 0, stream>>>(words, n, flip);
   return cudaPeekAtLastError();
 }
 
-// algorithm<Policy>::sort of keys[0, n) (values alongside) under total_less, as words.
-template <class Policy, class Key, class Value>
+// algorithm<Policy>::sort of keys[0, n) (values alongside) under Compare (total_less, less or
+// greater), as words.
+template <class Policy, class Key, class Value, class Compare>
 cudaError_t sort_total_order_words(const Policy& policy, void* temp, Key* keys, Value* values,
-                                   std::int64_t n, cudaStream_t stream) {
+                                   std::int64_t n, Compare, cudaStream_t stream) {
   using word = typename float_bits<Key>::type;
   word* words = reinterpret_cast<word*>(keys);
-  if (cudaError_t e = launch_total_order_words<Key, true>(words, n, stream)) return e;
+  const word flip = std::is_same<Compare, greater>::value ? static_cast<word>(~word(0)) : word(0);
+  if (cudaError_t e = launch_total_order_words<Key, true>(words, n, flip, stream)) return e;
   const cudaError_t sorted = algorithm<Policy>::sort(policy, temp, words, values, n, less{}, stream);
-  const cudaError_t decoded = launch_total_order_words<Key, false>(words, n, stream);
+  const cudaError_t decoded = launch_total_order_words<Key, false>(words, n, flip, stream);
   return sorted != cudaSuccess ? sorted : decoded;
 }
 

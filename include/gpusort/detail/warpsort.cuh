@@ -704,6 +704,7 @@ cudaError_t warpsort_sort(const policy::warpsort& policy, void* temp, Key* keys,
 template <>
 struct algorithm<policy::warpsort> {
   static constexpr bool implemented = true;
+  static constexpr bool stable = false;
 
   // merge_width: t, the items of a warp's merge buffer: 0 (tuned) or 64, 128, 256, and 512
   // for 4-byte items.
