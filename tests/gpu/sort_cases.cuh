@@ -115,8 +115,8 @@ void check_integer_key_types(const Policy& p, const sort_case& c, bool stable) {
 // float and double under total_less (with NaN, ±0, ±inf when c.special_floats) and under less
 // and greater (the same without NaN, which leaves those two no strict weak ordering; -0 and
 // +0 are equivalent there, so pairs check a stable policy's promise among them; unstable
-// policies sort these as order words from 2^16 keys, detail/total_order_words.cuh), and the
-// 16- and 12-byte structs under their lexicographic comparators.
+// policies sort float keys alone as order words from 2^16 keys, detail/total_order_words.cuh),
+// and the 16- and 12-byte structs under their lexicographic comparators.
 template <class Policy>
 void check_float_and_struct_key_types(const Policy& p, const sort_case& c) {
   using gpusort::detail::no_value;
@@ -125,6 +125,7 @@ void check_float_and_struct_key_types(const Policy& p, const sort_case& c) {
   sort_case no_nan = c;
   no_nan.special_nan = false;
   check_sort<Policy, float, no_value>(p, no_nan, gpusort::less{}, false);
+  check_sort<Policy, float, no_value>(p, no_nan, gpusort::greater{}, false);
   check_sort<Policy, double, no_value>(p, no_nan, gpusort::greater{}, false);
   check_sort<Policy, float, std::uint32_t>(p, no_nan, gpusort::less{},
                                            gpusort::detail::algorithm<Policy>::stable);
