@@ -7,7 +7,6 @@
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/ragged.cuh>
 #include <gpusort/detail/ranked.cuh>
-#include <gpusort/detail/total_order_words.cuh>
 
 #include <algorithm>
 #include <cmath>
