@@ -88,8 +88,7 @@ class nccl_transport {
                                  merge_temp_storage_bytes<Key, Value>(count_),
                                  sizeof(nccl_pivot_scratch<Key>)});
       sort_bytes_ = count_ == 0 ? 0
-                                : algorithm<multi_local_policy>::template temp_storage_bytes<Key, Value>(
-                                      multi_local_policy{}, count_);
+                                : sort_temp_bytes<multi_local_policy, Key, Value>(multi_local_policy{}, count_);
       const std::size_t bytes = storage_layout_.total > sort_bytes_ ? storage_layout_.total : sort_bytes_;
       if (cudaMallocAsync(&storage_, bytes, stream_) != cudaSuccess) {
         storage_ = nullptr;

@@ -126,8 +126,7 @@ class peer_transport {
                                  sizeof(candidate_scratch<Key>),
                                  shards_.size() * sizeof(peer_entry<Key>)});
       s.sort_bytes = n == 0 ? 0
-                            : algorithm<multi_local_policy>::template temp_storage_bytes<Key, Value>(
-                                  multi_local_policy{}, n);
+                            : sort_temp_bytes<multi_local_policy, Key, Value>(multi_local_policy{}, n);
       const std::size_t bytes = s.layout.total > s.sort_bytes ? s.layout.total : s.sort_bytes;
       if (cudaError_t e = cudaMallocAsync(&s.storage, bytes, s.stream)) {
         s.storage = nullptr;
