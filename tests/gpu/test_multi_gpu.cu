@@ -225,6 +225,15 @@ TEST_CASE("multi: u64 and key16 keys, every distribution", "[multi]") {
   check_multi<key16, no_value>(dist, layout_counts(shards, 100003, equal), key16_less{});
 }
 
+// Shards of 2^16 keys and more sort float and double keys under total_less as order words,
+// whose temp storage the shards' local sorts must be given (sort_temp_bytes).
+TEST_CASE("multi: float and double keys under total_less", "[multi]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17, distribution::sorted);
+  const int shards = GENERATE(1, 2, 3);
+  check_multi<float, no_value>(dist, layout_counts(shards, 300007, false), gpusort::total_less{});
+  check_multi<double, std::uint32_t>(dist, layout_counts(shards, 300007, true), gpusort::total_less{});
+}
+
 TEST_CASE("multi: pairs, every distribution", "[multi]") {
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
   const int shards = GENERATE(2, 4, 8);
