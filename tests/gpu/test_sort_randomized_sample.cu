@@ -6,6 +6,7 @@
 // point and struct keys in test_sort_randomized_sample_float_struct.cu.
 #include "sort_cases.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -146,6 +147,25 @@ TEST_CASE("randomized_sample: the same seed gives the same bits, another seed st
                                                       gpusort::less{}, false);
 }
 
+// k = 256 at 2^28 pairs plans three levels, so the second level's buckets (about 4K items)
+// become groups by the tens of thousands in the list that a two-level sort leaves short:
+// more than sort_segments used to be launched for, and those past it were sorted by another
+// network, whose order of equal keys depended on the group's place in its list, taken by an
+// atomic. Uniform u32 keys at 2^28 have millions of ties, which the values show.
+TEST_CASE("randomized_sample: the same seed gives the same pairs where level two makes many groups",
+          "[randomized_sample][large]") {
+  const std::int64_t n = std::int64_t(1) << 28;
+  device_buffer<std::uint32_t> input(n);
+  REQUIRE(generate(input.data(), n, distribution::uniform, 8) == cudaSuccess);
+  rs_policy narrow{};
+  narrow.buckets = 256;
+  const auto first = sorted_copy<std::uint32_t, std::uint32_t>(narrow, input, n, gpusort::less{});
+  const auto second = sorted_copy<std::uint32_t, std::uint32_t>(narrow, input, n, gpusort::less{});
+  CHECK(first.first == second.first);
+  CHECK(first.second == second.second);
+  CHECK(std::is_sorted(first.first.begin(), first.first.end()));
+}
+
 TEST_CASE("randomized_sample: 2^24 keys on every distribution", "[randomized_sample][large]") {
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
   check_sort<rs_policy, std::uint32_t, no_value>(sample_policy, {dist, std::int64_t(1) << 24},
@@ -164,6 +184,12 @@ TEST_CASE("randomized_sample: 2^28 keys and pairs", "[randomized_sample][large]"
 
 TEST_CASE("randomized_sample: too little temp storage leaves the keys untouched", "[randomized_sample]") {
   check_refuses_small_temp_storage<rs_policy, std::uint32_t>(sample_policy, 100000);
+}
+
+TEST_CASE("randomized_sample: temp storage at any address; an error left pending is returned before any work",
+          "[randomized_sample]") {
+  check_temp_storage_at_any_address(sample_policy, 100000);
+  check_pending_error_returned_first(sample_policy, 100000);
 }
 
 TEST_CASE("randomized_sample: unsupported buckets or oversampling are refused before any work",

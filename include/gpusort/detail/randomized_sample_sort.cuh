@@ -29,11 +29,10 @@
 // that is still larger than M (possible only for input adversarial to the seed: each level
 // keeps out of every bucket at least the keys equal to one splitter) is sorted by one block
 // with a merge sort in global memory: slow, always correct. At the end: groups and equality
-// buckets that lie in B are sorted/copied into A, those in A sorted in place. sort_segments
-// takes a host-side count and launches that many blocks per size class, so it is launched for the
-// expected number of groups (2n/G), not the worst case; groups past that (never
-// seen with random splitters, but possible) are sorted by rs_overflow_groups_kernel, a
-// persistent loop up to the device-side count.
+// buckets that lie in B are sorted/copied into A, those in A sorted in place, every group by
+// sort_segments' class for its size, up to the device-side count of groups (a group's place
+// in its list is taken by an atomic, so it must not decide how the group is sorted: the
+// order of ties, which pairs show, would then differ from run to run).
 // Not stable. Extra memory: one copy of keys (and values) plus O(n/P·k + n/M) bytes.
 #pragma once
 
@@ -881,24 +880,6 @@ __global__ void __launch_bounds__(THREADS)
       });
 }
 
-// Groups past the `first` that sort_segments was launched for (the lists are sized for the
-// worst case, the launch for the expected count): the same block sort, looping up to the
-// device-side count, so unused capacity costs nothing.
-template <int THREADS, int ITEMS, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(THREADS)
-    rs_overflow_groups_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
-                              Value* values_out, rs_segments groups, const int* group_count,
-                              std::int64_t first, std::int64_t cap, Compare cmp) {
-  auto& shared = rs_shared<block::sort_tile_storage<Key, Value, THREADS, ITEMS>>();
-  const std::int64_t count = min(static_cast<std::int64_t>(*group_count), cap);
-  for (std::int64_t g = first + blockIdx.x; g < count; g += gridDim.x) {
-    const std::int64_t begin = groups.begin[g];
-    const int valid = static_cast<int>(groups.end[g] - begin);
-    block::sort_tile<THREADS, ITEMS>(keys_in + begin, values_in + begin, keys_out + begin,
-                                     values_out + begin, valid, cmp, shared);
-  }
-}
-
 // The fallback: a segment still larger than M after the last level, sorted by one block,
 // ending in A: bitonic-sorted tiles, then merge passes in global memory (merge_path per
 // thread, ITEMS outputs each), ping-ponging between the segment's ranges in A and B.
@@ -1048,7 +1029,6 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   constexpr int nb = (2 << LOG_K) - 1;
   const layout_t plan(LOG_K, n);
   randomized_sample_bounds bounds = plan.bounds;
-  const int planned = bounds.levels - tuning::spare_levels;
   if (max_levels >= 0 && max_levels < bounds.levels) bounds.levels = max_levels;
   const auto& l = plan.layout;
   Key* scratch_keys = l.template get<Key>(temp, layout_t::scratch_keys);
@@ -1096,8 +1076,6 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   using local_storage = rs_local_storage<Key, Value, threads, items, sample_items, LOG_K, ranked>;
   using sample_storage = rs_sample_storage<Key, threads, sample_items>;
   using seg_tuning = segment_sort_tuning<Key, Value>;
-  constexpr int group_threads = seg_tuning::large_threads, group_items = seg_tuning::large_items;
-  using group_storage = block::sort_tile_storage<Key, Value, group_threads, group_items>;
   constexpr int fallback_items = tuning::fallback_items;
   using fallback_storage = block::sort_tile_storage<Key, Value, threads, fallback_items>;
   const auto splitters_kernel = rs_splitters_kernel<threads, sample_items, LOG_K, Key, Compare>;
@@ -1105,18 +1083,16 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   const auto scatter_kernel =
       rs_scatter_kernel<scatter_threads, scatter_items, scatter_rounds, LOG_K, Key, Value, Compare>;
   const auto local_kernel = rs_local_kernel<threads, items, sample_items, LOG_K, Key, Value, Compare>;
-  const auto overflow_kernel = rs_overflow_groups_kernel<group_threads, group_items, Key, Value, Compare>;
   const auto fallback_kernel = rs_fallback_kernel<threads, fallback_items, Key, Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(splitters_kernel, sizeof(sample_storage))) return e;
   if (cudaError_t e = allow_dynamic_shared(histogram_kernel, sizeof(histogram_storage))) return e;
   if (cudaError_t e = allow_dynamic_shared(scatter_kernel, sizeof(tile_storage))) return e;
   if (cudaError_t e = allow_dynamic_shared(local_kernel, sizeof(local_storage))) return e;
-  if (cudaError_t e = allow_dynamic_shared(overflow_kernel, sizeof(group_storage))) return e;
   if (cudaError_t e = allow_dynamic_shared(fallback_kernel, sizeof(fallback_storage))) return e;
   const auto classify_kernel = rs_classify_kernel<threads, nb>;
   const auto copy_kernel = rs_copy_kernel<threads, Key, Value>;
   unsigned splitters_grid, histogram_grid, scatter_grid, local_grid, classify_grid, fallback_grid,
-      copy_grid, overflow_grid;
+      copy_grid;
   const cudaError_t grids[] = {
       resident_grid(splitters_kernel, threads, sizeof(sample_storage), bounds.big_segments, splitters_grid),
       resident_grid(histogram_kernel, threads, sizeof(histogram_storage), bounds.table_rows, histogram_grid),
@@ -1125,26 +1101,11 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
       resident_grid(classify_kernel, threads, 0, bounds.big_segments, classify_grid),
       resident_grid(fallback_kernel, threads, sizeof(fallback_storage),
                     bounds.big_segments + bounds.local_segments, fallback_grid),
-      resident_grid(copy_kernel, threads, 0, std::numeric_limits<std::int64_t>::max(), copy_grid),
-      resident_grid(overflow_kernel, group_threads, sizeof(group_storage), plan.group_cap, overflow_grid)};
+      resident_grid(copy_kernel, threads, 0, std::numeric_limits<std::int64_t>::max(), copy_grid)};
   for (cudaError_t e : grids)
     if (e != cudaSuccess) return e;
 
-  // The expected number of groups per output buffer, which sort_segments is launched for;
-  // the rest (never for random splitters) by the overflow kernel, which loops to the count.
-  // Most groups come from the last planned level, which writes to A when its index is odd.
-  const int last_planned_in_a = (planned - 1) % 2 == 1 ? 1 : 0;
-  const std::int64_t expected_main = 2 * (n / tuning::max_group) + 16;
-  const std::int64_t expected_other = n / (4 * tuning::max_group) + 16;
-  const std::int64_t expected[2] = {
-      std::min<std::int64_t>(plan.group_cap, last_planned_in_a ? expected_main : expected_other),
-      std::min<std::int64_t>(plan.group_cap, last_planned_in_a ? expected_other : expected_main)};
-
   if (cudaError_t e = cudaMemsetAsync(counters, 0, rs_counters * sizeof(int), stream)) return e;
-  for (int list = 0; list < 2; ++list) {
-    if (cudaError_t e = cudaMemsetAsync(groups[list].begin, 0, expected[list] * 8, stream)) return e;
-    if (cudaError_t e = cudaMemsetAsync(groups[list].end, 0, expected[list] * 8, stream)) return e;
-  }
   rs_init_kernel<<<1, 1, 0, stream>>>(big_list(0), local_list(0), counters, n, bounds.tile);
   if (cudaError_t e = cudaPeekAtLastError()) return e;
 
@@ -1207,18 +1168,16 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
   copy_kernel<<<copy_grid, threads, 0, stream>>>(
       scratch_keys, scratch_values, keys, values, copies, counters + rs_copies, plan.copy_cap);
   if (cudaError_t e = cudaPeekAtLastError()) return e;
+  // Every group by its size class, whatever its place in the list (the places are taken by
+  // atomics, in no fixed order), so that the same input sorts to the same output.
   for (int list = 0; list < 2; ++list) {
     const Key* in_keys = list == 0 ? keys : scratch_keys;
     const Value* in_values = list == 0 ? values : scratch_values;
-    if (cudaError_t e = sort_segments_in_classes(typename seg_tuning::grouped_classes{}, in_keys,
-                                                 in_values, keys, values, groups[list].begin,
-                                                 groups[list].end, expected[list], cmp, stream,
-                                                 0, max_segment))
+    if (cudaError_t e = sort_segments_in_classes(
+            typename seg_tuning::grouped_classes{}, in_keys, in_values, keys, values,
+            groups[list].begin, groups[list].end, plan.group_cap, cmp, stream, 0, max_segment,
+            counters + (list == 0 ? rs_groups_a : rs_groups_b)))
       return e;
-    overflow_kernel<<<overflow_grid, group_threads, sizeof(group_storage), stream>>>(
-        in_keys, in_values, keys, values, groups[list], counters + (list == 0 ? rs_groups_a : rs_groups_b),
-        expected[list], plan.group_cap, cmp);
-    if (cudaError_t e = cudaPeekAtLastError()) return e;
   }
   return cudaSuccess;
 }
@@ -1265,9 +1224,14 @@ bool randomized_sample_parameters(const policy::randomized_sample& policy, std::
     log_buckets = floor_log2(static_cast<unsigned>(policy.buckets));
     if (log_buckets < tuning::min_log_buckets || log_buckets > tuning::max_log_buckets) return false;
   }
-  const int k = 1 << log_buckets;
-  oversampling = policy.oversampling == 0 ? tuning::sample_size / k : policy.oversampling;
-  return oversampling >= 1 && oversampling <= tuning::sample_size / k;
+  const int most = tuning::sample_size >> log_buckets;
+  oversampling = policy.oversampling == 0 ? most : policy.oversampling;
+  // With k tuned, k (and so the largest a) depends on n: an a that the default k for few
+  // items allows, which check_policy accepts, is lowered where n takes a larger k, so that
+  // the sort honours every policy the check and the size query accept.
+  const int most_tuned = tuning::sample_size >> tuning::default_log_buckets;
+  if (policy.buckets == 0 && oversampling > most && oversampling <= most_tuned) oversampling = most;
+  return oversampling >= 1 && oversampling <= most;
 }
 
 template <>
@@ -1276,7 +1240,7 @@ struct algorithm<policy::randomized_sample> {
   static constexpr bool stable = false;
 
   // buckets: 0 or a power of two in [256, 1024]; oversampling: 0 or 1 ... 4096/k (the
-  // sample is one block's tile).
+  // sample is one block's tile; with buckets = 0, k is the default for few items).
   template <class Key, class Value>
   static cudaError_t check_policy(const policy::randomized_sample& policy) {
     int log_buckets = 0, oversampling = 0;

@@ -179,8 +179,10 @@ template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class 
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sort_segments_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                          Value* values_out, const std::int64_t* begins, const std::int64_t* ends,
-                         std::int64_t num_segments, std::int64_t smaller_tile, Compare cmp) {
+                         std::int64_t num_segments, const int* device_count,
+                         std::int64_t smaller_tile, Compare cmp) {
   static_assert(THREADS % 32 == 0, "whole warps: the first one lists the segments");
+  if (device_count != nullptr) num_segments = min(num_segments, static_cast<std::int64_t>(*device_count));
   constexpr int tile = THREADS * ITEMS;
   using storage = segment_class_storage<Key, Value, THREADS, ITEMS>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -251,7 +253,8 @@ template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class 
 cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key* keys_out,
                                  Value* values_out, const std::int64_t* begins,
                                  const std::int64_t* ends, std::int64_t num_segments,
-                                 std::int64_t smaller_tile, Compare cmp, cudaStream_t stream) {
+                                 const int* device_count, std::int64_t smaller_tile, Compare cmp,
+                                 cudaStream_t stream) {
   constexpr std::size_t bytes = sizeof(segment_class_storage<Key, Value, THREADS, ITEMS>);
   const auto kernel = sort_segments_kernel<THREADS, ITEMS, MIN_BLOCKS, Key, Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
@@ -261,7 +264,7 @@ cudaError_t launch_segment_class(const Key* keys_in, const Value* values_in, Key
   unsigned grid = 0;
   if (cudaError_t e = resident_grid(kernel, THREADS, bytes, num_segments, grid)) return e;
   kernel<<<grid, THREADS, bytes, stream>>>(keys_in, values_in, keys_out, values_out, begins, ends,
-                                           num_segments, smaller_tile, cmp);
+                                           num_segments, device_count, smaller_tile, cmp);
   return cudaPeekAtLastError();
 }
 
@@ -290,20 +293,22 @@ __host__ __device__ constexpr bool segment_class_needed(std::int64_t smaller_til
 }
 
 // device::sort_segments with the size classes `Classes` (a shape_list, smallest first).
+// device_count (device memory, or null): where the caller's count of segments is known only
+// on the device; then segments from min(num_segments, *device_count) on are left alone.
 template <class Classes, class Key, class Value, class Compare>
 cudaError_t sort_segments_in_classes(Classes classes, const Key* keys_in, const Value* values_in,
                                      Key* keys_out, Value* values_out, const std::int64_t* begins,
                                      const std::int64_t* ends, std::int64_t num_segments,
                                      Compare cmp, cudaStream_t stream, std::int64_t shortest,
-                                     std::int64_t longest) {
+                                     std::int64_t longest, const int* device_count = nullptr) {
   if (num_segments < 0) return cudaErrorInvalidValue;
   if (num_segments == 0) return cudaSuccess;
   const auto launch = [&](auto shape, std::int64_t smaller_tile) {
     using class_shape = decltype(shape);
     if (!segment_class_needed(smaller_tile, class_shape::tile, shortest, longest)) return cudaSuccess;
     return launch_segment_class<class_shape::threads, class_shape::items, class_shape::min_blocks>(
-        keys_in, values_in, keys_out, values_out, begins, ends, num_segments, smaller_tile, cmp,
-        stream);
+        keys_in, values_in, keys_out, values_out, begins, ends, num_segments, device_count,
+        smaller_tile, cmp, stream);
   };
   return launch_size_classes<0>(launch, classes);
 }
