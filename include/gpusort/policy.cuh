@@ -16,15 +16,15 @@ struct deterministic_sample {
                              // 4 <= s <= min(1024, tile); a plan that would need more than 8
                              // levels for n is refused too
   int tile_items = 0;        // items one block sorts in step 2: 0 (read off the device) or
-                             // the tuned tile or half of it (8192 / 4096 for u32 keys);
+                             // the tuned tile or half of it (16384 / 8192 for u32 keys);
                              // larger than the device's shared memory grants: refused
 };
 
 // Randomized sample sort (Leischner, Osipov & Sanders) with equality buckets. Not stable
 // (but reproducible: the same seed gives the same result). Extra memory: one copy of the
 // keys (and values) plus O(n/P·k + n/M) bytes of bucket tables and lists. buckets: 0 or a
-// power of two in [256, 1024]; oversampling: 0 or 1 ... 4096/buckets; else
-// cudaErrorInvalidValue.
+// power of two in [256, 1024]; oversampling: 0 or 1 ... 4096/buckets (with buckets = 0:
+// 1 ... 16, lowered to 4096/k where n takes a larger tuned k); else cudaErrorInvalidValue.
 struct randomized_sample {
   int buckets = 0;       // k
   int oversampling = 0;  // samples drawn per splitter

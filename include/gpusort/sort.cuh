@@ -11,8 +11,10 @@
 //
 // Errors: bad arguments (num_items < 0, a null array with num_items > 0, too little temp
 // storage) return cudaErrorInvalidValue before any work; num_items == 0 is a no-op; a
-// policy whose algorithm is not built returns cudaErrorNotSupported. Nothing aborts,
-// prints or throws.
+// policy whose algorithm is not built returns cudaErrorNotSupported; an error that an
+// earlier CUDA call left pending (cudaPeekAtLastError) is returned before any work, as a
+// launch check would report it part-way. Nothing aborts, prints or throws. The temp
+// storage may start at any address (temp_bytes_from_any_start).
 #pragma once
 
 #include <gpusort/compare.cuh>
@@ -36,19 +38,18 @@
 namespace gpusort {
 namespace detail {
 
-// Temp storage of a sort of n keys: floating-point keys may be sorted as their order words
-// (detail/total_order_words.cuh), and a size query need not name the comparator it sorts
-// with, so theirs covers both.
+// Temp storage of a sort of n keys, from any start: floating-point keys may be sorted as
+// their order words (detail/total_order_words.cuh), and a size query need not name the
+// comparator it sorts with, so theirs covers both.
 template <class Policy, class Key, class Value>
 std::size_t sort_temp_bytes(const Policy& policy, std::int64_t n) {
-  const std::size_t bytes = algorithm<Policy>::template temp_storage_bytes<Key, Value>(policy, n);
+  std::size_t bytes = algorithm<Policy>::template temp_storage_bytes<Key, Value>(policy, n);
   if constexpr (sorts_as_total_order_words<Policy, Key, Value, total_less>) {
     using word = typename float_bits<Key>::type;
     const std::size_t words = algorithm<Policy>::template temp_storage_bytes<word, Value>(policy, n);
-    return bytes > words ? bytes : words;
-  } else {
-    return bytes;
+    if (words > bytes) bytes = words;
   }
+  return temp_bytes_from_any_start(bytes);
 }
 
 template <class Policy, class Key, class Value, class Compare>
@@ -70,11 +71,13 @@ cudaError_t sort_two_phase(const Policy& policy, void* d_temp_storage,
     }
     if (cudaError_t e = validate_temp_storage(d_temp_storage, temp_storage_bytes, needed)) return e;
     if (num_items == 0) return cudaSuccess;
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+    void* temp = temp_aligned_start(d_temp_storage);
     if constexpr (sorts_as_total_order_words<Policy, Key, Value, Compare>) {
       if (num_items >= total_order_words_from)
-        return sort_total_order_words(policy, d_temp_storage, d_keys, d_values, num_items, cmp, stream);
+        return sort_total_order_words(policy, temp, d_keys, d_values, num_items, cmp, stream);
     }
-    return algorithm<Policy>::sort(policy, d_temp_storage, d_keys, d_values, num_items, cmp, stream);
+    return algorithm<Policy>::sort(policy, temp, d_keys, d_values, num_items, cmp, stream);
   }
 }
 

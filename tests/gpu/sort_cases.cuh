@@ -98,6 +98,67 @@ void check_refuses_small_temp_storage(const Policy& policy, std::int64_t n) {
   CHECK(keys.to_host() == before);
 }
 
+// The temp storage may start at any address (CUB's convention: the sort carves its arrays
+// from the first aligned one, the size query covers the skew): u32 keys and u32:u32 pairs
+// sorted with storage 1, 4, 8 and 100 bytes past an allocation's start.
+template <class Policy>
+void check_temp_storage_at_any_address(const Policy& policy, std::int64_t n) {
+  for (const std::size_t skew : {1, 4, 8, 100}) {
+    CAPTURE(skew, n);
+    guarded_buffer<std::uint32_t> keys(n);
+    guarded_buffer<std::uint32_t> values(n);
+    REQUIRE(generate(keys.data(), n, distribution::uniform, 31 + skew) == cudaSuccess);
+    REQUIRE(iota_values(values.data(), n) == cudaSuccess);
+    device_buffer<std::uint32_t> input(n);
+    REQUIRE(cudaMemcpy(input.data(), keys.data(), n * sizeof(std::uint32_t),
+                       cudaMemcpyDeviceToDevice) == cudaSuccess);
+    std::size_t bytes = 0;
+    REQUIRE(gpusort::sort_pairs(policy, nullptr, bytes, keys.data(), values.data(), n) == cudaSuccess);
+    device_buffer<char> temp(static_cast<std::int64_t>(bytes + skew));
+    REQUIRE(gpusort::sort_pairs(policy, temp.data() + skew, bytes, keys.data(), values.data(), n) ==
+            cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    REQUIRE(verify_pairs(input.data(), keys.data(), values.data(), n, gpusort::less{}, false));
+    REQUIRE(cudaMemcpy(keys.data(), input.data(), n * sizeof(std::uint32_t),
+                       cudaMemcpyDeviceToDevice) == cudaSuccess);
+    REQUIRE(gpusort::sort_keys(policy, nullptr, bytes, keys.data(), n) == cudaSuccess);
+    device_buffer<char> key_temp(static_cast<std::int64_t>(bytes + skew));
+    REQUIRE(gpusort::sort_keys(policy, key_temp.data() + skew, bytes, keys.data(), n) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    REQUIRE(verify_keys(input.data(), keys.data(), n, gpusort::less{}));
+    REQUIRE(keys.check_guard());
+    REQUIRE(values.check_guard());
+  }
+}
+
+// An error that an earlier CUDA call left pending is returned before any work (a launch
+// check part-way would have reported it with the work half done): the keys stay as they
+// were, and once the error is read, the same call sorts.
+template <class Policy>
+void check_pending_error_returned_first(const Policy& policy, std::int64_t n) {
+  guarded_buffer<std::uint32_t> keys(n);
+  REQUIRE(generate(keys.data(), n, distribution::uniform, 41) == cudaSuccess);
+  device_buffer<std::uint32_t> input(n);
+  REQUIRE(cudaMemcpy(input.data(), keys.data(), n * sizeof(std::uint32_t),
+                     cudaMemcpyDeviceToDevice) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const auto before = keys.to_host();
+  std::size_t bytes = 0;
+  REQUIRE(gpusort::sort_keys(policy, nullptr, bytes, keys.data(), n) == cudaSuccess);
+  device_buffer<char> temp(static_cast<std::int64_t>(bytes));
+  void* unobtainable = nullptr;
+  REQUIRE(cudaMalloc(&unobtainable, std::size_t(1) << 62) == cudaErrorMemoryAllocation);
+  CHECK(gpusort::sort_keys(policy, temp.data(), bytes, keys.data(), n) == cudaErrorMemoryAllocation);
+  CHECK(gpusort::sort_keys(policy, keys.data(), n) == cudaErrorMemoryAllocation);
+  REQUIRE(cudaGetLastError() == cudaErrorMemoryAllocation);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(keys.to_host() == before);
+  REQUIRE(gpusort::sort_keys(policy, temp.data(), bytes, keys.data(), n) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(verify_keys(input.data(), keys.data(), n, gpusort::less{}));
+  REQUIRE(keys.check_guard());
+}
+
 // The key types and comparators of DESIGN.md §4 beyond u32 under less (which each policy's
 // main cases cover), in two halves so that a policy's tests can compile them in two
 // translation units. `stable`: the policy promises stability (checked on the pairs).

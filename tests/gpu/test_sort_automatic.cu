@@ -110,3 +110,9 @@ TEST_CASE("merge and automatic: a sort captured in a CUDA graph replays correctl
   CHECK(replay_captured_sort(gpusort::policy::merge{}, n) >= 1);
   CHECK(replay_captured_sort(gpusort::policy::automatic{}, n) >= 1);
 }
+
+TEST_CASE("automatic: temp storage at any address; an error left pending is returned before any work",
+          "[automatic]") {
+  check_temp_storage_at_any_address(gpusort::policy::automatic{}, 100000);
+  check_pending_error_returned_first(gpusort::policy::automatic{}, 100000);
+}

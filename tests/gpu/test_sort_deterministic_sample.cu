@@ -178,6 +178,12 @@ TEST_CASE("deterministic_sample: too little temp storage leaves the keys untouch
   check_refuses_small_temp_storage<ds_policy, std::uint32_t>(default_policy, 100000);
 }
 
+TEST_CASE("deterministic_sample: temp storage at any address; an error left pending is returned before any work",
+          "[deterministic_sample]") {
+  check_temp_storage_at_any_address(default_policy, 100000);
+  check_pending_error_returned_first(default_policy, 100000);
+}
+
 TEST_CASE("deterministic_sample: unsupported policy fields are refused before any work",
           "[deterministic_sample]") {
   using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, no_value>;

@@ -174,6 +174,12 @@ TEST_CASE("merge: too little temp storage leaves the keys untouched", "[merge]")
   check_refuses_small_temp_storage<gpusort::policy::merge, std::uint32_t>(merge_policy, 100000);
 }
 
+TEST_CASE("merge: temp storage at any address; an error left pending is returned before any work",
+          "[merge]") {
+  check_temp_storage_at_any_address(merge_policy, 100000);
+  check_pending_error_returned_first(merge_policy, 100000);
+}
+
 TEST_CASE("merge: an unsupported network width is refused before any work", "[merge]") {
   gpusort::policy::merge odd{};
   odd.network_width = 3;

@@ -110,6 +110,12 @@ TEST_CASE("warpsort: too little temp storage leaves the keys untouched", "[warps
   check_refuses_small_temp_storage<policy_t, std::uint32_t>(warpsort_policy, 100000);
 }
 
+TEST_CASE("warpsort: temp storage at any address; an error left pending is returned before any work",
+          "[warpsort]") {
+  check_temp_storage_at_any_address(warpsort_policy, 100000);
+  check_pending_error_returned_first(warpsort_policy, 100000);
+}
+
 TEST_CASE("warpsort: an unsupported merge width is refused before any work", "[warpsort]") {
   const int width = GENERATE(-1, 1, 32, 100, 2048);
   CAPTURE(width);

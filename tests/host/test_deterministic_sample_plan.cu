@@ -350,6 +350,22 @@ TEST_CASE("the planned levels, run on the host with the kernels' helpers, sort",
   }
 }
 
+// s is capped where the locate kernel's s − 1 splitters would outgrow the shared memory a
+// kernel gets without opting in: check() refuses such an s from a caller, and the tuned s
+// (up to 1024) must not take one either (keys of 48 bytes and more).
+TEST_CASE("the tuned s leaves the locate kernel within the static shared memory", "[deterministic_sample]") {
+  namespace d = gpusort::detail;
+  struct key64 {
+    std::uint64_t w[8];
+  };
+  CHECK(d::deterministic_sample_max_located_samples<std::uint32_t>(1024) == 1024);
+  CHECK(d::deterministic_sample_max_located_samples<gpusort_test::key16>(1024) == 1024);
+  const int s = d::deterministic_sample_max_located_samples<key64>(1024);
+  CHECK(s < 1024);
+  CHECK(d::deterministic_sample_locate_bytes<key64>(s) <= d::static_shared_limit);
+  CHECK(d::deterministic_sample_locate_bytes<key64>(s + 1) > d::static_shared_limit);
+}
+
 TEST_CASE("the default s is the feasible candidate of least estimated time", "[deterministic_sample]") {
   using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, gpusort::detail::no_value>;
   const gpusort::detail::deterministic_sample_costs costs = tuning::costs;

@@ -121,7 +121,8 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
       std::size_t bytes = 0;
       REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
       const std::size_t merge_only = merge_bytes(key, no_value{}, n);
-      CHECK(bytes == (n >= from ? std::max(merge_only, randomized_bytes(key, n)) : merge_only));
+      CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(
+                         n >= from ? std::max(merge_only, randomized_bytes(key, n)) : merge_only));
     }
   };
   check_keys(std::uint32_t{}, std::int64_t(1) << 24);
@@ -134,7 +135,8 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     std::uint32_t value = 0;
     REQUIRE(gpusort::sort_pairs(policy::automatic{}, nullptr, bytes, &key, &value, n) ==
             cudaSuccess);
-    CHECK(bytes == merge_bytes(std::uint64_t{}, std::uint32_t{}, n));
+    CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(
+                       merge_bytes(std::uint64_t{}, std::uint32_t{}, n)));
     REQUIRE(gpusort::detail::automatic_randomized_from<std::uint16_t, no_value>() == 0);
   }
 }
@@ -163,4 +165,33 @@ TEST_CASE("float keys go through order words only where the result keeps the pol
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, float, no_value, own_float_less>);
   STATIC_REQUIRE(gpusort::detail::algorithm<policy::merge>::stable);
   STATIC_REQUIRE(!gpusort::detail::algorithm<policy::randomized_sample>::stable);
+}
+
+// With k tuned, k depends on n (u32 keys take k = 512 at 2^21 and 2^28), and with it the
+// largest oversampling (4096 / k): the check, made without n, accepts what the default k for
+// few items allows, so the sort must honour that at every n.
+TEST_CASE("randomized_sample honours at every n an oversampling its check accepts",
+          "[entry][randomized_sample]") {
+  using gpusort::detail::algorithm;
+  using gpusort::detail::no_value;
+  using gpusort::detail::randomized_sample_parameters;
+  using rs = gpusort::policy::randomized_sample;
+  rs p{};
+  p.oversampling = 16;
+  REQUIRE(algorithm<rs>::check_policy<std::uint32_t, no_value>(p) == cudaSuccess);
+  bool wider_k = false;
+  for (const std::int64_t n : {std::int64_t(1) << 16, std::int64_t(1) << 21, std::int64_t(1) << 24,
+                               std::int64_t(1) << 28, std::int64_t(1) << 29}) {
+    CAPTURE(n);
+    int log_k = 0, a = 0;
+    CHECK(randomized_sample_parameters<std::uint32_t, no_value>(p, n, log_k, a));
+    CHECK(a == std::min(16, 4096 >> log_k));
+    wider_k |= log_k > 8;
+  }
+  CHECK(wider_k);
+  p.oversampling = 17;
+  CHECK(algorithm<rs>::check_policy<std::uint32_t, no_value>(p) == cudaErrorInvalidValue);
+  p.buckets = 512;
+  p.oversampling = 16;  // a k the caller chose is not second-guessed: 16 * 512 > 4096
+  CHECK(algorithm<rs>::check_policy<std::uint32_t, no_value>(p) == cudaErrorInvalidValue);
 }

@@ -161,6 +161,16 @@ constexpr std::size_t deterministic_sample_locate_bytes(int samples) {
   return (splitters * sizeof(std::int64_t) + 15) / 16 * 16 + splitters * sizeof(Key);
 }
 
+// The largest s, up to `limit`, whose splitters the locate kernel holds without opting in
+// to more shared memory: what check() accepts from a caller, and so the most the tuned s
+// may take (keys of 48 bytes and more would otherwise get s = 1024 and fail to launch).
+template <class Key>
+constexpr int deterministic_sample_max_located_samples(int limit) {
+  int s = limit;
+  while (s > 1 && deterministic_sample_locate_bytes<Key>(s) > static_shared_limit) --s;
+  return s;
+}
+
 // Steps a benchmark may stop after (the paper's Fig. 5 breakdown): every step up to and
 // including the named one runs on the first level; bucket_sort is the whole sort (all further
 // levels and step 9). Library callers always run bucket_sort.
@@ -558,9 +568,10 @@ struct deterministic_sample_setup {
             : segment_tuning::max_items;
     setup.samples = policy.samples_per_tile != 0
                         ? policy.samples_per_tile
-                        : deterministic_sample_choose_samples(n, setup.tile_items, max_segment,
-                                                              tuning::min_default_samples,
-                                                              tuning::max_samples, tuning::costs);
+                        : deterministic_sample_choose_samples(
+                              n, setup.tile_items, max_segment, tuning::min_default_samples,
+                              deterministic_sample_max_located_samples<Key>(tuning::max_samples),
+                              tuning::costs);
     if (setup.samples == 0) return cudaErrorInvalidValue;  // no feasible plan for n
     setup.plan = deterministic_sample_plan(n, setup.tile_items, setup.samples, max_segment);
     if (!setup.plan.feasible) return cudaErrorInvalidValue;

@@ -19,6 +19,14 @@ constexpr std::size_t temp_aligned_bytes(std::size_t bytes) {
   return (bytes + temp_alignment - 1) / temp_alignment * temp_alignment;
 }
 
+// CUB's convention: a caller's temp storage may start at any address. A size query asks for
+// temp_alignment - 1 bytes more than the arrays take, and the work carves them from the first
+// aligned address of what it is given (temp_aligned_start): int64 tables and wide keys on a
+// misaligned address would fault, and that error kills the context.
+constexpr std::size_t temp_bytes_from_any_start(std::size_t bytes) {
+  return bytes == 0 ? 0 : bytes + temp_alignment - 1;
+}
+
 // The first temp_alignment boundary at or after p: where arrays may be carved from a buffer
 // that is not itself aligned (a caller's array lent as scratch while its contents live
 // elsewhere), at the cost of up to temp_alignment bytes of it.

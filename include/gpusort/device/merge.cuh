@@ -13,12 +13,14 @@
 // overload without values.
 // Errors: negative counts, null arrays with items to merge, too little temp storage:
 // cudaErrorInvalidValue before any work. Asynchronous on `stream`, no allocation.
-// Complexity: O(a_count + b_count) work, two launches; temp storage 8 bytes per merge tile.
+// Complexity: O(a_count + b_count) work, two launches; temp storage 8 bytes per merge tile
+// (and 255 more: it may start at any address).
 #pragma once
 
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/merge_sort.cuh>
 #include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/detail/validate.cuh>
 
 #include <cuda_runtime_api.h>
@@ -29,10 +31,11 @@
 namespace gpusort {
 namespace detail {
 
-// Temp storage of device::merge: one co-rank per merge tile, plus one.
+// Temp storage of device::merge, from any start: one co-rank per merge tile, plus one.
 template <class Key, class Value>
 std::size_t merge_temp_storage_bytes(std::int64_t n) {
-  return static_cast<std::size_t>(merge_blocks_for<Key, Value>(n) + 1) * sizeof(std::int64_t);
+  return temp_bytes_from_any_start(static_cast<std::size_t>(merge_blocks_for<Key, Value>(n) + 1) *
+                                   sizeof(std::int64_t));
 }
 
 template <class Key, class Value, class Compare>
@@ -55,7 +58,7 @@ cudaError_t merge_ranges(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (n == 0) return cudaSuccess;
   return launch_merge_pass(a_keys, a_values, b_keys, b_values, out_keys, out_values,
                            single_pair{a_count, b_count}, n,
-                           static_cast<std::int64_t*>(d_temp_storage), cmp, stream);
+                           static_cast<std::int64_t*>(temp_aligned_start(d_temp_storage)), cmp, stream);
 }
 
 }  // namespace detail
