@@ -64,6 +64,11 @@ cudaError_t sort_two_phase(const Policy& policy, void* d_temp_storage,
     return cudaErrorNotSupported;
   } else {
     if (cudaError_t e = algorithm<Policy>::template check_policy<Key, Value>(policy)) return e;
+    // Before the size: CUB's size queries, which some algorithms' sizes make, read (and so
+    // clear) a pending error and return it, which would leave the sort none to see.
+    if (d_temp_storage != nullptr && num_items > 0) {
+      if (cudaError_t e = cudaPeekAtLastError()) return e;
+    }
     const std::size_t needed = num_items == 0 ? 0 : sort_temp_bytes<Policy, Key, Value>(policy, num_items);
     if (d_temp_storage == nullptr) {
       temp_storage_bytes = needed;
@@ -71,7 +76,6 @@ cudaError_t sort_two_phase(const Policy& policy, void* d_temp_storage,
     }
     if (cudaError_t e = validate_temp_storage(d_temp_storage, temp_storage_bytes, needed)) return e;
     if (num_items == 0) return cudaSuccess;
-    if (cudaError_t e = cudaPeekAtLastError()) return e;
     void* temp = temp_aligned_start(d_temp_storage);
     if constexpr (sorts_as_total_order_words<Policy, Key, Value, Compare>) {
       if (num_items >= total_order_words_from)
@@ -84,6 +88,11 @@ cudaError_t sort_two_phase(const Policy& policy, void* d_temp_storage,
 template <class Policy, class Key, class Value, class Compare>
 cudaError_t sort_with_own_storage(const Policy& policy, Key* d_keys, Value* d_values,
                                   std::int64_t num_items, Compare cmp, cudaStream_t stream) {
+  // A pending error first, before the size query can clear it (sort_two_phase says why).
+  if (cudaError_t e = validate_sort_arguments(d_keys, d_values, has_values<Value>, num_items)) return e;
+  if (num_items > 0) {
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+  }
   std::size_t bytes = 0;
   if (cudaError_t e = sort_two_phase(policy, nullptr, bytes, d_keys, d_values, num_items, cmp, stream))
     return e;
