@@ -48,17 +48,56 @@
 namespace gpusort {
 namespace detail {
 
+// Shared memory of merge_sort_tile, whose network sorts `Item`s (merge_network_item).
+// Values (only ranked items have any) wait in input order, apart from the network, while
+// their keys sort; unpadded, as they are written and read by position, never as a thread's
+// blocked items.
+template <int THREADS, int ITEMS, class Item, class Key, class Value>
+struct merge_tile_sort_storage {
+  union {
+    block::bitonic_sort_storage<Item, no_value, THREADS, ITEMS> network;
+    block::tile_buffer<THREADS, ITEMS, Key> keys;
+    block::tile_buffer<THREADS, ITEMS, int> ranks;  // the sorted items' ranks, blocked
+  };
+  std::conditional_t<has_values<Value>, Value[THREADS * ITEMS], no_value> values;
+};
+
 // Tile shapes of the merge policy: 256 threads; up to 16 items per thread (the paper's
-// 16-wide merge network), fewer where a tile would not fit in shared memory. A merge tile
-// may be at most twice a sort tile, so that no merge tile straddles two pairs of runs.
+// 16-wide merge network), fewer where a tile would not fit in static shared memory, and
+// fewer threads where not even one item a thread would (items of a few hundred bytes). The
+// shapes are checked against the kernels' own storage, sized with the widest item a tile
+// sort's network may hold (ranked<Key>, rank_codec). A merge tile may be at most twice a
+// sort tile, so that no merge tile straddles two pairs of runs.
 template <class Key, class Value>
 struct merge_tuning {
-  static constexpr int threads = 256;
   static constexpr std::size_t value_bytes = has_values<Value> ? sizeof(Value) : 0;
-  static constexpr int sort_items =
-      items_fitting_shared(threads, sizeof(ranked<Key>), value_bytes, 16);
-  static constexpr int merge_items_fitting =
-      items_fitting_shared(threads, sizeof(Key), value_bytes, 16);
+  template <int THREADS, int ITEMS>
+  static constexpr bool sort_fits =
+      sizeof(merge_tile_sort_storage<THREADS, ITEMS, ranked<Key>, Key, Value>) <= static_shared_limit;
+  template <int THREADS, int ITEMS>
+  static constexpr bool merge_fits =
+      sizeof(staged_merge_storage<THREADS, ITEMS, Key, Value>) <= static_shared_limit;
+  template <int THREADS>
+  static constexpr bool one_item_fits = sort_fits<THREADS, 1> && merge_fits<THREADS, 1>;
+  static constexpr int threads = one_item_fits<256>  ? 256
+                                 : one_item_fits<128> ? 128
+                                 : one_item_fits<64>  ? 64
+                                                      : 32;
+  static_assert(one_item_fits<threads>,
+                "policy::merge: a key (with its value) too large for a tile of 32 in 48 KB of "
+                "shared memory");
+  template <int ITEMS = 16>
+  static constexpr int most_sort_items() {
+    if constexpr (ITEMS == 1 || sort_fits<threads, ITEMS>) return ITEMS;
+    else return most_sort_items<ITEMS / 2>();
+  }
+  template <int ITEMS = 16>
+  static constexpr int most_merge_items() {
+    if constexpr (ITEMS == 1 || merge_fits<threads, ITEMS>) return ITEMS;
+    else return most_merge_items<ITEMS / 2>();
+  }
+  static constexpr int sort_items = most_sort_items();
+  static constexpr int merge_items_fitting = most_merge_items();
   static constexpr int merge_items =
       merge_items_fitting < 2 * sort_items ? merge_items_fitting : 2 * sort_items;
   static constexpr int sort_tile = threads * sort_items;
@@ -66,7 +105,7 @@ struct merge_tuning {
 };
 
 // The tile sort's shape. Ranked items (pairs, and keys whose ties are not identical) sort
-// in the merge passes' 256 threads. Keys alone whose ties are identical sort tiles of up to
+// in the merge passes' threads. Keys alone whose ties are identical sort tiles of up to
 // 128 threads x 32 keys: the fastest shape of a 4K tile (run 10: 0.85 against 1.07 ms for
 // 256 x 16 on 2^26 u32 keys), and 8-byte keys get 4K tiles instead of 2K, one merge pass
 // fewer. Never a smaller tile than the ranked one, which bounds the merge tile.
@@ -87,20 +126,6 @@ struct merge_sort_shape {
 // 2^20 0.100 -> 0.126 ms).
 constexpr std::int64_t merge_warp_runs_from = std::int64_t(1) << 23;
 
-// Shared memory of merge_sort_tile. Values (only ranked items have any) wait in input
-// order, apart from the network, while their keys sort; unpadded, as they are written and
-// read by position, never as a thread's blocked items.
-template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
-struct merge_tile_sort_storage {
-  using item = merge_network_item<RANKED, Key, Compare>;
-  union {
-    block::bitonic_sort_storage<item, no_value, THREADS, ITEMS> network;
-    block::tile_buffer<THREADS, ITEMS, Key> keys;
-    block::tile_buffer<THREADS, ITEMS, int> ranks;  // the sorted items' ranks, blocked
-  };
-  std::conditional_t<has_values<Value>, Value[THREADS * ITEMS], no_value> values;
-};
-
 // The whole block: sorts the `valid` items at keys_in + offset into keys_out + offset.
 // RANKED: keys carry their tile index, which breaks ties (needs_ranks) and says where each
 // one's value waits, so values never ride through the network; otherwise equal keys are
@@ -109,7 +134,8 @@ template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Com
 __device__ __forceinline__ void merge_sort_tile(
     const Key* keys_in, const Value* values_in, Key* keys_out, Value* values_out,
     std::int64_t offset, int valid, Compare cmp,
-    merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value, Compare>& shared) {
+    merge_tile_sort_storage<THREADS, ITEMS, merge_network_item<RANKED, Key, Compare>, Key, Value>&
+        shared) {
   static_assert(RANKED || !has_values<Value>, "values keep their order only through ranks");
   Key keys[ITEMS];
   block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
@@ -148,7 +174,9 @@ __global__ void __launch_bounds__(THREADS)
     merge_tile_sort_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                            Value* values_out, std::int64_t n, Compare cmp) {
   constexpr int tile = THREADS * ITEMS;
-  __shared__ merge_tile_sort_storage<THREADS, ITEMS, RANKED, Key, Value, Compare> shared;
+  __shared__ merge_tile_sort_storage<THREADS, ITEMS, merge_network_item<RANKED, Key, Compare>, Key,
+                                     Value>
+      shared;
   const std::int64_t offset = static_cast<std::int64_t>(blockIdx.x) * tile;
   merge_sort_tile<THREADS, ITEMS, RANKED>(keys_in, values_in, keys_out, values_out, offset,
                                           static_cast<int>(n - offset < tile ? n - offset : tile),
@@ -309,7 +337,8 @@ __global__ void __launch_bounds__(THREADS)
   constexpr int sort_tile = THREADS * SORT_ITEMS;
   constexpr int merge_tile = THREADS * MERGE_ITEMS;
   __shared__ union {
-    merge_tile_sort_storage<THREADS, SORT_ITEMS, RANKED, Key, Value, Compare> sort;
+    merge_tile_sort_storage<THREADS, SORT_ITEMS, merge_network_item<RANKED, Key, Compare>, Key, Value>
+        sort;
     staged_merge_storage<THREADS, MERGE_ITEMS, Key, Value> pass;
   } shared;
   auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
@@ -384,7 +413,7 @@ template <class Key, class Value>
 struct four_way_tuning {
   static constexpr int items = merge_tuning<Key, Value>::merge_items;
   static constexpr int threads =
-      sizeof(staged_merge_storage<512, items, Key, Value>) <= 48 * 1024 ? 512 : 256;
+      merge_tuning<Key, Value>::template merge_fits<512, items> ? 512 : merge_tuning<Key, Value>::threads;
   static constexpr int tile = (threads - 1) * items;
 };
 

@@ -57,6 +57,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -71,7 +72,11 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   using runs = warp_run_tuning<Key, Value>;
   using runs::item_bytes, runs::sort_items, runs::chunk, runs::warp_run, runs::run_warps, runs::run;
   // Independent warps per block: no barrier ties them, so the block is only a launch unit.
-  static constexpr int warps_per_block = 4;
+  // Four, fewer where their merge buffers of t = 32*M items would not fit static shared
+  // memory together (items of more than 40 bytes at t = 256); 0: t is too wide for one warp.
+  template <int M>
+  static constexpr int merge_warps_per_block = static_cast<int>(
+      std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_runs_storage<Key, Value, M>)));
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
   // amortise its range's two merge-path searches, both as long as a pass keeps busy_warps
@@ -90,6 +95,9 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // pays only with many more warps: 3 % and 5 % ahead of 512 at 2^27 and 2^28, even at 2^26,
   // 10-13 % behind at 2^24-2^25; so it needs widest_busy_warps.
   static constexpr int max_merge_width = item_bytes <= 4 ? 1024 : 256;
+  static_assert(merge_warps_per_block<2> >= 1,
+                "policy::warpsort: an item (key and value) too large for a warp's merge buffer "
+                "of t = 64 in 48 KB of shared memory");
   static constexpr std::int64_t busy_warps = 2048;
   static constexpr std::int64_t widest_busy_warps = 8 * busy_warps;
   static constexpr int halves_per_warp = 16;
@@ -523,7 +531,7 @@ cudaError_t warpsort_merge_pass(const warpsort_plan<Key, Value>& plan, void* tem
                                 Value* values_out, std::int64_t n, const Pairs& pairs,
                                 Compare cmp, cudaStream_t stream) {
   using tuning = warpsort_tuning<Key, Value>;
-  constexpr int warps = tuning::warps_per_block;
+  constexpr int warps = tuning::template merge_warps_per_block<M>;
   constexpr int partition_threads = 128;
   // Few ranges: each warp searches its own co-ranks; many: a partition kernel first.
   const bool searching = co_ranks_by_warp(plan.ranges);
@@ -650,11 +658,18 @@ cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, C
   return e;
 }
 
-// Buffer widths t a warp merge is built for (policy.merge_width; 0 picks the tuned one).
+// Buffer widths t a warp merge is built for (policy.merge_width; 0 picks the tuned one): 64
+// to 256, 512 and 1024 for 4-byte items, each where one warp's buffer fits shared memory.
 template <class Key, class Value>
 constexpr bool warpsort_supports_width(int width) {
-  return width == 64 || width == 128 || width == 256 ||
-         ((width == 512 || width == 1024) && width <= warpsort_tuning<Key, Value>::max_merge_width);
+  using tuning = warpsort_tuning<Key, Value>;
+  const bool fits = width == 64     ? tuning::template merge_warps_per_block<2> >= 1
+                    : width == 128  ? tuning::template merge_warps_per_block<4> >= 1
+                    : width == 256  ? tuning::template merge_warps_per_block<8> >= 1
+                    : width == 512  ? tuning::template merge_warps_per_block<16> >= 1
+                    : width == 1024 ? tuning::template merge_warps_per_block<32> >= 1
+                                    : false;
+  return fits && width <= tuning::max_merge_width;
 }
 
 template <class Key, class Value>
@@ -663,7 +678,7 @@ int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
   if (policy.merge_width != 0) return policy.merge_width;
   int width = 64;
   // Twice the width: halves_per_warp * width outputs per warp.
-  while (2 * width <= tuning::max_merge_width &&
+  while (warpsort_supports_width<Key, Value>(2 * width) &&
          n / (static_cast<std::int64_t>(tuning::halves_per_warp) * width) >=
              (2 * width == 1024 ? tuning::widest_busy_warps : tuning::busy_warps))
     width *= 2;
@@ -681,11 +696,15 @@ cudaError_t warpsort_sort(const policy::warpsort& policy, void* temp, Key* keys,
       return warpsort_run<2, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
                                            result_keys, result_values);
     case 128:
-      return warpsort_run<4, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
-                                           result_keys, result_values);
+      if constexpr (warpsort_supports_width<Key, Value>(128))
+        return warpsort_run<4, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
+                                             result_keys, result_values);
+      return cudaErrorInvalidValue;
     case 256:
-      return warpsort_run<8, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
-                                           result_keys, result_values);
+      if constexpr (warpsort_supports_width<Key, Value>(256))
+        return warpsort_run<8, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
+                                             result_keys, result_values);
+      return cudaErrorInvalidValue;
     case 512:
       if constexpr (warpsort_supports_width<Key, Value>(512))
         return warpsort_run<16, STEP1, STEP2>(temp, keys, values, n, cmp, stream, last_step,
@@ -706,8 +725,8 @@ struct algorithm<policy::warpsort> {
   static constexpr bool implemented = true;
   static constexpr bool stable = false;
 
-  // merge_width: t, the items of a warp's merge buffer: 0 (tuned) or 64, 128, 256, and 512
-  // for 4-byte items.
+  // merge_width: t, the items of a warp's merge buffer: 0 (tuned) or a supported width
+  // (warpsort_supports_width).
   template <class Key, class Value>
   static cudaError_t check_policy(const policy::warpsort& policy) {
     const int width = policy.merge_width;
