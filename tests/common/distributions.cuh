@@ -18,6 +18,7 @@
 //   key16: hi = top 32 bits, lo = low 32 bits then 32 extra random bits — so `hi` ties often
 //          enough (n >~ 2^16) that lexicographic comparators are exercised on `lo` too
 //   key12: a = top 22 bits, b = next 32, c = low 10 bits then 22 extra random bits.
+//   key64: the ordinal's two halves, five words that follow from it, 64 extra random bits.
 //
 // Special floats (NaN of both signs and several payloads, ±0, ±inf, denormals, ±max) are added
 // on top of any distribution by `add_special_floats`, for tests under gpusort::total_less.
@@ -245,12 +246,19 @@ __host__ __device__ inline Key key_from_ordinal(ordinal o) {
     return static_cast<Key>(x);
   } else if constexpr (std::is_same<Key, key16>::value) {
     return key16{u >> 32, (u << 32) | (o.extra & 0xFFFFFFFFull)};
+  } else if constexpr (std::is_same<Key, key64>::value) {
+    // The ordinal in the first two words; the next five follow from it (equal ordinals tie
+    // through them, so a comparison walks the whole key), the last holds the extra bits.
+    key64 k{{u >> 32, u & 0xFFFFFFFFull}};
+    for (int i = 2; i < 7; ++i) k.w[i] = (u ^ 0x9e3779b97f4a7c15ull * i) * 0xbf58476d1ce4e5b9ull;
+    k.w[7] = o.extra;
+    return k;
   } else if constexpr (std::is_same<Key, key12>::value) {
     return key12{static_cast<std::uint32_t>(u >> 42), static_cast<std::uint32_t>(u >> 10),
                  static_cast<std::uint32_t>((u << 22) | (o.extra & 0x3FFFFFull))};
   } else {
     static_assert(sizeof(Key) == 0,
-                  "generate() supports u8, u32, i32, u64, i64, float, double, key16 and key12");
+                  "generate() supports u8, u32, i32, u64, i64, float, double, key16, key12 and key64");
     return Key{};
   }
 }

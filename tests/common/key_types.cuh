@@ -4,6 +4,8 @@
 //        lexicographic comparator".
 // key12: three 32-bit words, ordered lexicographically (a, b, c) — a size that is no power of
 //        two, so vectorised paths cannot assume one.
+// key64: eight 64-bit words, ordered lexicographically (w[0] first) — an item wide enough
+//        that the sorts' tiles, warp buffers and splitter tables meet static shared memory.
 // value16: a 16-byte payload for pairs. Pair tests store input indices in their values;
 //        `make_index_value` / `index_of` encode and decode them for uint32, uint64 and
 //        value16 (whose second word is a checksum of the first, so a torn or corrupted value
@@ -29,6 +31,10 @@ struct key12 {
   std::uint32_t c;
 };
 
+struct key64 {
+  std::uint64_t w[8];
+};
+
 struct value16 {
   std::uint64_t index;
   std::uint64_t check;
@@ -36,6 +42,7 @@ struct value16 {
 
 static_assert(sizeof(key16) == 16 && std::is_trivially_copyable<key16>::value, "key16 layout");
 static_assert(sizeof(key12) == 12 && std::is_trivially_copyable<key12>::value, "key12 layout");
+static_assert(sizeof(key64) == 64 && std::is_trivially_copyable<key64>::value, "key64 layout");
 static_assert(sizeof(value16) == 16 && std::is_trivially_copyable<value16>::value,
               "value16 layout");
 
@@ -43,6 +50,14 @@ static_assert(sizeof(value16) == 16 && std::is_trivially_copyable<value16>::valu
 struct key16_less {
   __host__ __device__ bool operator()(const key16& x, const key16& y) const {
     return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo);
+  }
+};
+
+struct key64_less {
+  __host__ __device__ bool operator()(const key64& x, const key64& y) const {
+    for (int i = 0; i < 8; ++i)
+      if (x.w[i] != y.w[i]) return x.w[i] < y.w[i];
+    return false;
   }
 };
 
@@ -74,6 +89,10 @@ __host__ __device__ inline bool operator==(const key16& x, const key16& y) {
   return x.hi == y.hi && x.lo == y.lo;
 }
 __host__ __device__ inline bool operator!=(const key16& x, const key16& y) { return !(x == y); }
+
+__host__ __device__ inline bool operator==(const key64& x, const key64& y) {
+  return !key64_less{}(x, y) && !key64_less{}(y, x);
+}
 
 __host__ __device__ inline bool operator<(const key12& x, const key12& y) {
   return key12_less{}(x, y);

@@ -64,6 +64,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 
@@ -1084,6 +1085,15 @@ cudaError_t randomized_sample_sort(const policy::randomized_sample& policy, int 
       rs_scatter_kernel<scatter_threads, scatter_items, scatter_rounds, LOG_K, Key, Value, Compare>;
   const auto local_kernel = rs_local_kernel<threads, items, sample_items, LOG_K, Key, Value, Compare>;
   const auto fallback_kernel = rs_fallback_kernel<threads, fallback_items, Key, Value, Compare>;
+  // Wide keys (40 bytes and more) outgrow what a block may opt in to: refused here, before
+  // a call that would fail and leave its error pending for the caller's next CUDA call.
+  int device = 0, shared_optin = 0;
+  if (cudaError_t e = cudaGetDevice(&device)) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device))
+    return e;
+  for (const std::size_t bytes : {sizeof(sample_storage), sizeof(histogram_storage), sizeof(tile_storage),
+                                  sizeof(local_storage), sizeof(fallback_storage)})
+    if (bytes > static_cast<std::size_t>(shared_optin)) return cudaErrorInvalidValue;
   if (cudaError_t e = allow_dynamic_shared(splitters_kernel, sizeof(sample_storage))) return e;
   if (cudaError_t e = allow_dynamic_shared(histogram_kernel, sizeof(histogram_storage))) return e;
   if (cudaError_t e = allow_dynamic_shared(scatter_kernel, sizeof(tile_storage))) return e;
