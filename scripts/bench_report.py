@@ -39,12 +39,12 @@ AUTOMATIC_BOUND = 1.10  # issue 9: automatic at most 10 % slower than the best p
 # automatic is stable (README): where ties can be observed (values beside the keys, struct keys
 # under a comparator whose ties need not be the same bits) only these policies keep that promise.
 STABLE_POLICIES = {"gpusort_merge"}
-STRUCT_KEYS = {"key12", "key16"}
+STRUCT_KEYS = {"key12", "key16", "key64"}
 BLOCK_REFERENCE = "cub_merge"  # the block sort every other block sort is compared with
 TIME_TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 # Bytes of one key or value, by the names the harness gives types (bench/common/harness.cuh).
 TYPE_BYTES = {"u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8,
-              "key12": 12, "key16": 16, "value16": 16}
+              "key12": 12, "key16": 16, "key64": 64, "value16": 16}
 # Parts of a run name that say how it was run, not what: dropped before parsing.
 RUN_DECORATIONS = re.compile(r"/(repeats|iterations|min_time|min_warmup_time|threads):[^/]*"
                              r"|/(manual_time|real_time|process_time)$")

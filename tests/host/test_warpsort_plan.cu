@@ -20,6 +20,14 @@ using gpusort::detail::warpsort_uniform_pairs;
 using gpusort::detail::warpsort_whole_waves;
 using gpusort::detail::no_value;
 
+// Keys of 64 and 512 bytes (only their size matters to the shapes).
+struct key64 {
+  std::uint64_t w[8];
+};
+struct key512 {
+  std::uint64_t w[64];
+};
+
 template <class Key, class Value>
 void check_shape(std::int64_t n) {
   using tuning = warpsort_tuning<Key, Value>;
@@ -182,6 +190,18 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   STATIC_REQUIRE(!warpsort_supports_width<u32, u32>(512));
   STATIC_REQUIRE(!warpsort_supports_width<u32, u32>(1024));
   STATIC_REQUIRE(!warpsort_supports_width<u32, no_value>(2048));
+
+  // Four warps a merge block, fewer where their buffers would outgrow static shared memory;
+  // a width is offered only where one warp's buffer fits.
+  STATIC_REQUIRE(warpsort_tuning<u32, no_value>::merge_warps_per_block<32> == 4);
+  STATIC_REQUIRE(warpsort_tuning<u32, u32>::merge_warps_per_block<8> == 4);
+  STATIC_REQUIRE(warpsort_tuning<key64, u64>::merge_warps_per_block<2> == 4);
+  STATIC_REQUIRE(warpsort_tuning<key64, u64>::merge_warps_per_block<8> == 2);
+  STATIC_REQUIRE(warpsort_supports_width<key64, u64>(256));
+  STATIC_REQUIRE(warpsort_tuning<key512, no_value>::merge_warps_per_block<2> == 1);
+  STATIC_REQUIRE(warpsort_supports_width<key512, no_value>(64));
+  STATIC_REQUIRE(!warpsort_supports_width<key512, no_value>(128));
+  CHECK(warpsort_width<key512, no_value>(tuned, std::int64_t(1) << 28) == 64);
 
   // A warp takes 16 buffer halves, doubled only while the pass keeps busy_warps warps, up
   // to 32 halves or long_range outputs (whichever is more); a tuned width above 64 always

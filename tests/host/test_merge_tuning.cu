@@ -1,0 +1,71 @@
+// Host tests of policy::merge's tile shapes: the measured shapes of the tested types, and
+// wide items, whose tiles (and, past a few hundred bytes, blocks) shrink until every kernel's
+// own shared storage fits the 48 KB a block may declare statically.
+#include "common/catch.hpp"
+
+#include <gpusort/detail/merge_sort.cuh>
+
+#include <cstdint>
+
+namespace {
+
+using gpusort::detail::four_way_tuning;
+using gpusort::detail::merge_tile_sort_storage;
+using gpusort::detail::merge_tuning;
+using gpusort::detail::no_value;
+using gpusort::detail::ranked;
+using gpusort::detail::staged_merge_storage;
+using gpusort::detail::static_shared_limit;
+
+template <int BYTES>
+struct item {
+  unsigned char bytes[BYTES];
+};
+
+// The shapes fit, and the next larger one (twice the items) would not, unless capped.
+template <class Key, class Value>
+constexpr bool shapes_fit() {
+  using t = merge_tuning<Key, Value>;
+  return sizeof(merge_tile_sort_storage<t::threads, t::sort_items, ranked<Key>, Key, Value>) <=
+             static_shared_limit &&
+         sizeof(staged_merge_storage<t::threads, t::merge_items, Key, Value>) <= static_shared_limit &&
+         sizeof(staged_merge_storage<four_way_tuning<Key, Value>::threads, t::merge_items, Key, Value>) <=
+             static_shared_limit;
+}
+
+}  // namespace
+
+TEST_CASE("merge_tuning: the measured shapes of the tested types", "[merge][host]") {
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  STATIC_REQUIRE(merge_tuning<u32, no_value>::threads == 256);
+  STATIC_REQUIRE(merge_tuning<u32, no_value>::sort_items == 16);
+  STATIC_REQUIRE(merge_tuning<u32, no_value>::merge_items == 16);
+  STATIC_REQUIRE(four_way_tuning<u32, no_value>::threads == 512);
+  STATIC_REQUIRE(merge_tuning<u64, no_value>::sort_items == 8);
+  STATIC_REQUIRE(merge_tuning<u64, no_value>::merge_items == 16);
+  STATIC_REQUIRE(merge_tuning<u32, u32>::sort_items == 8);
+  STATIC_REQUIRE(merge_tuning<u32, u32>::merge_items == 16);
+  STATIC_REQUIRE(merge_tuning<item<16>, item<16>>::merge_items == 4);
+  STATIC_REQUIRE(shapes_fit<u32, no_value>());
+  STATIC_REQUIRE(shapes_fit<u32, u32>());
+  STATIC_REQUIRE(shapes_fit<item<16>, item<16>>());
+}
+
+TEST_CASE("merge_tuning: wide items shrink their tiles, then their blocks", "[merge][host]") {
+  // The sizes that failed to compile before (tiles sized without the job splits and the
+  // network's value slot): 64-byte keys, 16-byte keys with 24-byte values.
+  STATIC_REQUIRE(shapes_fit<item<64>, no_value>());
+  STATIC_REQUIRE(shapes_fit<item<64>, item<64>>());
+  STATIC_REQUIRE(shapes_fit<item<16>, item<24>>());
+  STATIC_REQUIRE(merge_tuning<item<64>, no_value>::threads == 256);
+  STATIC_REQUIRE(merge_tuning<item<64>, no_value>::merge_items == 1);
+  STATIC_REQUIRE(merge_tuning<item<16>, item<24>>::merge_items == 2);
+  // One item a thread in 256 threads no longer fits (items of more than 64 bytes take a
+  // spare slot each in a padded buffer): fewer threads.
+  STATIC_REQUIRE(merge_tuning<item<64>, item<64>>::threads == 128);
+  STATIC_REQUIRE(shapes_fit<item<256>, no_value>());
+  STATIC_REQUIRE(merge_tuning<item<256>, no_value>::threads == 64);
+  STATIC_REQUIRE(shapes_fit<item<512>, no_value>());
+  STATIC_REQUIRE(merge_tuning<item<512>, no_value>::threads == 32);
+}
