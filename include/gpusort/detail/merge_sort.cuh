@@ -64,7 +64,8 @@ struct merge_tile_sort_storage {
 
 // Tile shapes of the merge policy: 256 threads; up to 16 items per thread (the paper's
 // 16-wide merge network), fewer where a tile would not fit in static shared memory, and
-// fewer threads where not even one item a thread would (items of a few hundred bytes). The
+// fewer threads where not even one item a thread would (keys of more than about 80 bytes,
+// whose padded buffers take a spare slot an item: 128 threads, 64 from 192 bytes). The
 // shapes are checked against the kernels' own storage, sized with the widest item a tile
 // sort's network may hold (ranked<Key>, rank_codec). A merge tile may be at most twice a
 // sort tile, so that no merge tile straddles two pairs of runs.
