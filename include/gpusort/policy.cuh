@@ -38,7 +38,7 @@ struct randomized_sample {
 struct warpsort {
   int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 up to 2^20 items,
                         // 128 at 2^21, then 256; for 4-byte items 512 from 2^23, 1024 from
-                        // 2^27) or 64, 128, 256, and 512 or 1024 for 4-byte items; others,
+                        // 2^27; items of more than 24 bytes at most 128, 64-byte keys 64) or 64, 128, 256, and 512 or 1024 for 4-byte items; others,
                         // and widths whose warp buffer would not fit in 48 KB of shared
                         // memory (items of hundreds of bytes): cudaErrorInvalidValue
 };

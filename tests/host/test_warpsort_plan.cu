@@ -20,7 +20,10 @@ using gpusort::detail::warpsort_uniform_pairs;
 using gpusort::detail::warpsort_whole_waves;
 using gpusort::detail::no_value;
 
-// Keys of 64 and 512 bytes (only their size matters to the shapes).
+// Keys of 16, 64 and 512 bytes (only their size matters to the shapes).
+struct key16 {
+  std::uint64_t w[2];
+};
 struct key64 {
   std::uint64_t w[8];
 };
@@ -202,6 +205,14 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   STATIC_REQUIRE(warpsort_supports_width<key512, no_value>(64));
   STATIC_REQUIRE(!warpsort_supports_width<key512, no_value>(128));
   CHECK(warpsort_width<key512, no_value>(tuned, std::int64_t(1) << 28) == 64);
+
+  // Tuned, a lane's buffered items stay within lane_word_budget words: 64-byte keys merge at
+  // t = 64 (t = 256 spilled), items of up to 24 bytes keep t = 256, 32-byte items take 128.
+  CHECK(warpsort_width<key64, no_value>(tuned, std::int64_t(1) << 28) == 64);
+  CHECK(warpsort_width<key64, u64>(tuned, std::int64_t(1) << 28) == 64);
+  CHECK(warpsort_width<key16, u64>(tuned, std::int64_t(1) << 28) == 256);
+  CHECK(warpsort_width<key16, key16>(tuned, std::int64_t(1) << 28) == 128);
+  CHECK(warpsort_width<key16, no_value>(tuned, std::int64_t(1) << 28) == 256);
 
   // A warp takes 16 buffer halves, doubled only while the pass keeps busy_warps warps, up
   // to 32 halves or long_range outputs (whichever is more); a tuned width above 64 always

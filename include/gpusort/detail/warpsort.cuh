@@ -95,6 +95,16 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // pays only with many more warps: 3 % and 5 % ahead of 512 at 2^27 and 2^28, even at 2^26,
   // 10-13 % behind at 2^24-2^25; so it needs widest_busy_warps.
   static constexpr int max_merge_width = item_bytes <= 4 ? 1024 : 256;
+  // The tuned t also keeps a lane's t/32 buffered items within 48 registers' worth of words
+  // (16-byte keys with 8-byte values at t = 256, no spills): 64-byte keys at t = 256 took 255
+  // registers and spilled up to 1 KB; at 2^24 t = 64 sorts them 22 % faster (27.7 against
+  // 35.3 ms; t = 128, 64 words a lane, 28.4), key64:u64 25 % (H100, bench/RESULTS.md run 41).
+  static constexpr int lane_word_budget = 48;
+  static constexpr int widest_tuned_width = [] {
+    int width = max_merge_width;
+    while (width > 64 && width / 32 * ((item_bytes + 3) / 4) > lane_word_budget) width /= 2;
+    return width;
+  }();
   static_assert(merge_warps_per_block<2> >= 1,
                 "policy::warpsort: an item (key and value) too large for a warp's merge buffer "
                 "of t = 64 in 48 KB of shared memory");
@@ -678,7 +688,7 @@ int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
   if (policy.merge_width != 0) return policy.merge_width;
   int width = 64;
   // Twice the width: halves_per_warp * width outputs per warp.
-  while (warpsort_supports_width<Key, Value>(2 * width) &&
+  while (2 * width <= tuning::widest_tuned_width && warpsort_supports_width<Key, Value>(2 * width) &&
          n / (static_cast<std::int64_t>(tuning::halves_per_warp) * width) >=
              (2 * width == 1024 ? tuning::widest_busy_warps : tuning::busy_warps))
     width *= 2;
