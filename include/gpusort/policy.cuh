@@ -25,8 +25,9 @@ struct deterministic_sample {
 // keys (and values) plus O(n/P·k + n/M) bytes of bucket tables and lists. buckets: 0 or a
 // power of two in [256, 1024]; oversampling: 0 or 1 ... 4096/buckets (with buckets = 0:
 // 1 ... 16, lowered to 4096/k where n takes a larger tuned k); else cudaErrorInvalidValue.
-// Keys of 40 bytes and more: cudaErrorInvalidValue beyond one block's segment (the sample
-// and splitter tree would outgrow a block's shared memory).
+// Wide keys: cudaErrorInvalidValue beyond one block's segment where the sample and splitter
+// tree would outgrow what a block may opt in to, which depends on the device and on k (H100:
+// keys of 36 bytes and more at every k, 32-byte keys at k >= 512).
 struct randomized_sample {
   int buckets = 0;       // k
   int oversampling = 0;  // samples drawn per splitter
@@ -38,7 +39,8 @@ struct randomized_sample {
 struct warpsort {
   int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 up to 2^20 items,
                         // 128 at 2^21, then 256; for 4-byte items 512 from 2^23, 1024 from
-                        // 2^27; items of more than 24 bytes at most 128, 64-byte keys 64) or 64, 128, 256, and 512 or 1024 for 4-byte items; others,
+                        // 2^27; items of more than 24 bytes at most 128, of more than 48
+                        // bytes 64) or 64, 128, 256, and 512 or 1024 for 4-byte items; others,
                         // and widths whose warp buffer would not fit in 48 KB of shared
                         // memory (items of hundreds of bytes): cudaErrorInvalidValue
 };

@@ -78,7 +78,7 @@ TEST_CASE("randomized_sample: 64-byte keys within one block's segment, refused b
   REQUIRE(keys.check_guard());
 }
 
-// The shrunken shapes (merge 2 items a thread, warpsort 2 warps a block at t = 256; key64 with 8-byte values) under
+// The shrunken shapes (merge 1 item a thread, warpsort 2 warps a block at t = 256; key64 with 8-byte values) under
 // memcheck and racecheck, at sizes that keep the tools' runs short.
 TEST_CASE("64-byte keys, small sizes for the sanitizers", "[wide][sanitize]") {
   const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537));

@@ -22,15 +22,30 @@ struct item {
   unsigned char bytes[BYTES];
 };
 
-// The shapes fit, and the next larger one (twice the items) would not, unless capped.
+// The shapes fit (the four-way pass's too), and each is the largest that does: twice the
+// items, or twice the threads, would not fit, unless the item count is already the
+// network's 16.
 template <class Key, class Value>
 constexpr bool shapes_fit() {
   using t = merge_tuning<Key, Value>;
-  return sizeof(merge_tile_sort_storage<t::threads, t::sort_items, ranked<Key>, Key, Value>) <=
-             static_shared_limit &&
-         sizeof(staged_merge_storage<t::threads, t::merge_items, Key, Value>) <= static_shared_limit &&
-         sizeof(staged_merge_storage<four_way_tuning<Key, Value>::threads, t::merge_items, Key, Value>) <=
-             static_shared_limit;
+  using sort_storage = merge_tile_sort_storage<t::threads, t::sort_items, ranked<Key>, Key, Value>;
+  constexpr bool fit =
+      sizeof(sort_storage) <= static_shared_limit &&
+      sizeof(staged_merge_storage<t::threads, t::merge_items, Key, Value>) <= static_shared_limit &&
+      sizeof(staged_merge_storage<four_way_tuning<Key, Value>::threads, t::merge_items, Key, Value>) <=
+          static_shared_limit;
+  constexpr bool largest_sort =
+      t::sort_items == 16 ||
+      sizeof(merge_tile_sort_storage<t::threads, 2 * t::sort_items, ranked<Key>, Key, Value>) >
+          static_shared_limit;
+  constexpr bool largest_merge =
+      t::merge_items_fitting == 16 ||
+      sizeof(staged_merge_storage<t::threads, 2 * t::merge_items_fitting, Key, Value>) > static_shared_limit;
+  constexpr bool most_threads =
+      t::threads == 256 ||
+      sizeof(merge_tile_sort_storage<2 * t::threads, 1, ranked<Key>, Key, Value>) > static_shared_limit ||
+      sizeof(staged_merge_storage<2 * t::threads, 1, Key, Value>) > static_shared_limit;
+  return fit && largest_sort && largest_merge && most_threads;
 }
 
 }  // namespace
@@ -61,8 +76,8 @@ TEST_CASE("merge_tuning: wide items shrink their tiles, then their blocks", "[me
   STATIC_REQUIRE(merge_tuning<item<64>, no_value>::threads == 256);
   STATIC_REQUIRE(merge_tuning<item<64>, no_value>::merge_items == 1);
   STATIC_REQUIRE(merge_tuning<item<16>, item<24>>::merge_items == 2);
-  // One item a thread in 256 threads no longer fits (items of more than 64 bytes take a
-  // spare slot each in a padded buffer): fewer threads.
+  // One item a thread in 256 threads no longer fits (64-byte keys with 64-byte values and
+  // the job splits outgrow 48 KB): fewer threads.
   STATIC_REQUIRE(merge_tuning<item<64>, item<64>>::threads == 128);
   STATIC_REQUIRE(shapes_fit<item<256>, no_value>());
   STATIC_REQUIRE(merge_tuning<item<256>, no_value>::threads == 64);

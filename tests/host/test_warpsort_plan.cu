@@ -20,15 +20,18 @@ using gpusort::detail::warpsort_uniform_pairs;
 using gpusort::detail::warpsort_whole_waves;
 using gpusort::detail::no_value;
 
-// Keys of 16, 64 and 512 bytes (only their size matters to the shapes).
+// Keys of 16 to 176 bytes, the widest warpsort takes (only their size matters to the shapes).
 struct key16 {
   std::uint64_t w[2];
+};
+struct key56 {
+  std::uint64_t w[7];
 };
 struct key64 {
   std::uint64_t w[8];
 };
-struct key512 {
-  std::uint64_t w[64];
+struct key176 {
+  std::uint64_t w[22];
 };
 
 template <class Key, class Value>
@@ -201,10 +204,15 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   STATIC_REQUIRE(warpsort_tuning<key64, u64>::merge_warps_per_block<2> == 4);
   STATIC_REQUIRE(warpsort_tuning<key64, u64>::merge_warps_per_block<8> == 2);
   STATIC_REQUIRE(warpsort_supports_width<key64, u64>(256));
-  STATIC_REQUIRE(warpsort_tuning<key512, no_value>::merge_warps_per_block<2> == 1);
-  STATIC_REQUIRE(warpsort_supports_width<key512, no_value>(64));
-  STATIC_REQUIRE(!warpsort_supports_width<key512, no_value>(128));
-  CHECK(warpsort_width<key512, no_value>(tuned, std::int64_t(1) << 28) == 64);
+  STATIC_REQUIRE(warpsort_tuning<key176, no_value>::merge_warps_per_block<8> == 1);
+  STATIC_REQUIRE(warpsort_tuning<key176, key176>::merge_warps_per_block<2> == 2);
+  STATIC_REQUIRE(warpsort_tuning<key176, key176>::merge_warps_per_block<4> == 1);
+  STATIC_REQUIRE(warpsort_supports_width<key176, key176>(128));
+  STATIC_REQUIRE(!warpsort_supports_width<key176, key176>(256));
+  CHECK(warpsort_width<key176, key176>(tuned, std::int64_t(1) << 28) == 64);
+  // Step 3's samples shrink to what fits too (56-byte keys: positioned, 64 bytes each).
+  STATIC_REQUIRE(warpsort_tuning<u32, no_value>::sample_items == 4);
+  STATIC_REQUIRE(warpsort_tuning<key56, no_value>::sample_items == 2);
 
   // Tuned, a lane's buffered items stay within lane_word_budget words: 64-byte keys merge at
   // t = 64 (t = 256 spilled), items of up to 24 bytes keep t = 256, 32-byte items take 128.

@@ -64,8 +64,8 @@ struct merge_tile_sort_storage {
 
 // Tile shapes of the merge policy: 256 threads; up to 16 items per thread (the paper's
 // 16-wide merge network), fewer where a tile would not fit in static shared memory, and
-// fewer threads where not even one item a thread would (keys of more than about 80 bytes,
-// whose padded buffers take a spare slot an item: 128 threads, 64 from 192 bytes). The
+// fewer threads where not even one item a thread would (keys of more than about 80 bytes:
+// 128 threads, 64 from about 180 bytes, 32 from about 370). The
 // shapes are checked against the kernels' own storage, sized with the widest item a tile
 // sort's network may hold (ranked<Key>, rank_codec). A merge tile may be at most twice a
 // sort tile, so that no merge tile straddles two pairs of runs.
@@ -329,7 +329,8 @@ constexpr std::int64_t merge_single_launch_items = std::int64_t(1) << 14;
 // the passes' shape (merge_tuning; the multi-launch path may sort larger tiles, see
 // merge_sort_shape) and the same merge passes and merge-path splits as the multi-launch
 // path (each block finds its own two), with a grid-wide barrier between passes. The grid
-// is small (16 blocks at most), so all of it is resident, as a grid barrier needs.
+// is at most what is resident at once (resident_grid), as a grid barrier needs: 16 blocks
+// for 4-byte keys; blocks loop over the tiles of wide items, which are more.
 template <int THREADS, int SORT_ITEMS, int MERGE_ITEMS, bool RANKED, class Key, class Value,
           class Compare>
 __global__ void __launch_bounds__(THREADS)

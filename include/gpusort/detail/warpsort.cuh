@@ -73,7 +73,7 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   using runs::item_bytes, runs::sort_items, runs::chunk, runs::warp_run, runs::run_warps, runs::run;
   // Independent warps per block: no barrier ties them, so the block is only a launch unit.
   // Four, fewer where their merge buffers of t = 32*M items would not fit static shared
-  // memory together (items of more than 40 bytes at t = 256); 0: t is too wide for one warp.
+  // memory together (items of 48 bytes and more at t = 256); 0: t is too wide for one warp.
   template <int M>
   static constexpr int merge_warps_per_block = static_cast<int>(
       std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_runs_storage<Key, Value, M>)));
@@ -99,10 +99,13 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // (16-byte keys with 8-byte values at t = 256, no spills): 64-byte keys at t = 256 took 255
   // registers and spilled up to 1 KB; at 2^24 t = 64 sorts them 22 % faster (27.7 against
   // 35.3 ms; t = 128, 64 words a lane, 28.4), key64:u64 25 % (H100, bench/RESULTS.md run 41).
+  // Counted as the buffers hold them (key and value each in whole words); items of up to 4
+  // bytes keep the measured 1024.
   static constexpr int lane_word_budget = 48;
+  static constexpr int lane_words_per_item = warp::bitonic_buffer_words<Key> + warp::bitonic_buffer_words<Value>;
   static constexpr int widest_tuned_width = [] {
     int width = max_merge_width;
-    while (width > 64 && width / 32 * ((item_bytes + 3) / 4) > lane_word_budget) width /= 2;
+    while (item_bytes > 4 && width > 64 && width / 32 * lane_words_per_item > lane_word_budget) width /= 2;
     return width;
   }();
   static_assert(merge_warps_per_block<2> >= 1,
@@ -127,8 +130,19 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   static constexpr int buckets = 128;
   static constexpr int target_oversampling = 4;
   static constexpr int sample_threads = 128;
-  static constexpr int sample_items = items_fitting_shared(
-      sample_threads, sizeof(positioned_key<Key>), 0, buckets * target_oversampling / sample_threads);
+  template <int ITEMS>
+  static constexpr bool samples_fit =
+      sizeof(block::bitonic_sort_storage<positioned_key<Key>, no_value, sample_threads, ITEMS>) <=
+      static_shared_limit;
+  template <int ITEMS = buckets * target_oversampling / sample_threads>
+  static constexpr int most_sample_items() {
+    if constexpr (ITEMS == 1 || samples_fit<ITEMS>) return ITEMS;
+    else return most_sample_items<ITEMS / 2>();
+  }
+  static constexpr int sample_items = most_sample_items();
+  static_assert(samples_fit<sample_items>,
+                "policy::warpsort: a key too large for step 3's 128 samples in 48 KB of shared "
+                "memory (keys of more than 176 bytes)");
   static constexpr int samples = sample_threads * sample_items;
   static constexpr int oversampling = samples / buckets;  // k
   static constexpr std::uint64_t sample_seed = 0x9e3779b97f4a7c15ull;
