@@ -87,18 +87,10 @@ struct merge_tuning {
   static_assert(one_item_fits<threads>,
                 "policy::merge: a key (with its value) too large for a tile of 32 in 48 KB of "
                 "shared memory");
-  template <int ITEMS = 16>
-  static constexpr int most_sort_items() {
-    if constexpr (ITEMS == 1 || sort_fits<threads, ITEMS>) return ITEMS;
-    else return most_sort_items<ITEMS / 2>();
-  }
-  template <int ITEMS = 16>
-  static constexpr int most_merge_items() {
-    if constexpr (ITEMS == 1 || merge_fits<threads, ITEMS>) return ITEMS;
-    else return most_merge_items<ITEMS / 2>();
-  }
-  static constexpr int sort_items = most_sort_items();
-  static constexpr int merge_items_fitting = most_merge_items();
+  static constexpr int sort_items =
+      largest_items_fitting<16>([](auto items) { return sort_fits<threads, decltype(items)::value>; });
+  static constexpr int merge_items_fitting =
+      largest_items_fitting<16>([](auto items) { return merge_fits<threads, decltype(items)::value>; });
   static constexpr int merge_items =
       merge_items_fitting < 2 * sort_items ? merge_items_fitting : 2 * sort_items;
   static constexpr int sort_tile = threads * sort_items;

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace gpusort {
 namespace detail {
@@ -42,6 +43,15 @@ constexpr int items_fitting_shared(int threads, std::size_t key_bytes, std::size
                            budget
              ? limit
              : items_fitting_shared(threads, key_bytes, value_bytes, limit / 2, budget);
+}
+
+// Largest power of two <= LIMIT (at least 1) whose shape a storage check accepts:
+// fits(std::integral_constant<int, items>) says whether a kernel's own shared storage at
+// that many items fits, so the shape follows the storage rather than an estimate of it.
+template <int LIMIT, class Fits>
+constexpr int largest_items_fitting(Fits fits) {
+  if constexpr (LIMIT == 1) return 1;
+  else return fits(std::integral_constant<int, LIMIT>{}) ? LIMIT : largest_items_fitting<LIMIT / 2>(fits);
 }
 
 }  // namespace detail

@@ -134,12 +134,8 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   static constexpr bool samples_fit =
       sizeof(block::bitonic_sort_storage<positioned_key<Key>, no_value, sample_threads, ITEMS>) <=
       static_shared_limit;
-  template <int ITEMS = buckets * target_oversampling / sample_threads>
-  static constexpr int most_sample_items() {
-    if constexpr (ITEMS == 1 || samples_fit<ITEMS>) return ITEMS;
-    else return most_sample_items<ITEMS / 2>();
-  }
-  static constexpr int sample_items = most_sample_items();
+  static constexpr int sample_items = largest_items_fitting<buckets * target_oversampling / sample_threads>(
+      [](auto items) { return samples_fit<decltype(items)::value>; });
   static_assert(samples_fit<sample_items>,
                 "policy::warpsort: a key too large for step 3's 128 samples in 48 KB of shared "
                 "memory (keys of more than 176 bytes)");
