@@ -76,15 +76,15 @@ void register_full(const std::string& study, std::int64_t n, distribution d, ds_
 }
 
 // A prefix of the steps: timed like run_sort, verified only when it is the whole sort.
-template <class Key>
+template <class Key, class Compare = gpusort::less>
 void bench_prefix(benchmark::State& state, std::int64_t n, ds_policy policy, stop through) {
   try {
     sort_data<Key> data(n, distribution::uniform);
     if (through == stop::bucket_sort) {
-      run_sort(state, data, ds_sort<>{policy, through});
+      run_sort(state, data, ds_sort<Compare>{policy, through}, Compare{});
     } else {
       harness_detail::stream_holder stream;
-      const ds_sort<> sort{policy, through};
+      const ds_sort<Compare> sort{policy, through};
       std::size_t temp_bytes = 0;
       gpusort_test::throw_on_cuda_error(sort(nullptr, temp_bytes, data, stream.s), "size");
       device_buffer<unsigned char> temp(std::max<std::int64_t>(static_cast<std::int64_t>(temp_bytes), 1));
@@ -148,6 +148,14 @@ int main(int argc, char** argv) {
             "ds_samples", n, distribution::uniform, ds_policy{s, 0}, s_name);
       }
     }
+    // 64-byte keys at 2^24 (1 GB): 1K tiles, so s moves the levels and the samples to sort
+    // more than for narrow keys.
+    for (int s : {0, 16, 32, 64, 128, 256, 512, 1024})
+      register_full<gpusort_test::key64, void, gpusort_test::key64_less>(
+          "ds_samples", std::int64_t(1) << 24, distribution::uniform, ds_policy{s, 0},
+          "/s:" + std::to_string(s) + "/tile:device");
+    cub_baseline::register_baselines<gpusort_test::key64, void, gpusort_test::key64_less>(
+        std::int64_t(1) << 24, distribution::uniform);
     // (b) per-step breakdown (Fig. 5), cumulative prefixes.
     for (int e : {24, 26, 28}) {
       const std::int64_t n = std::int64_t(1) << e;
@@ -160,6 +168,15 @@ int main(int argc, char** argv) {
           bench_prefix<std::uint32_t>(state, n, ds_policy{}, through);
         }));
       }
+    }
+    for (stop through : {stop::local_sort, stop::sample_sort, stop::sample_indexing,
+                         stop::prefix_sum, stop::relocation, stop::bucket_sort}) {
+      const std::string name = std::string("ds_steps/key64/uniform/n:2^24/through:") +
+                               std::to_string(static_cast<int>(through)) + "_" + step_name(through);
+      configure(benchmark::RegisterBenchmark(name.c_str(), [through](benchmark::State& state) {
+        bench_prefix<gpusort_test::key64, gpusort_test::key64_less>(state, std::int64_t(1) << 24,
+                                                                   ds_policy{}, through);
+      }));
     }
     // Distribution insensitivity at 2^26.
     for (distribution d : gpusort_test::all_distributions)

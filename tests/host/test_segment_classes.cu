@@ -12,6 +12,7 @@
 using gpusort::detail::no_value;
 using gpusort::detail::segment_sort_tuning;
 using gpusort_test::key16;
+using gpusort_test::key64;
 using gpusort_test::value16;
 
 namespace {
@@ -20,6 +21,7 @@ struct launched_class {
   std::int64_t tile;
   std::int64_t smaller_tile;
   std::size_t storage_bytes;
+  int items;  // a thread's
 };
 
 template <class Key, class Value, class Classes>
@@ -28,7 +30,7 @@ std::vector<launched_class> launched(Classes classes) {
   const auto record = [&out](auto shape, std::int64_t smaller_tile) {
     using s = decltype(shape);
     using storage = gpusort::detail::segment_class_storage<Key, Value, s::threads, s::items>;
-    out.push_back({s::tile, smaller_tile, sizeof(storage)});
+    out.push_back({s::tile, smaller_tile, sizeof(storage), s::items});
     return cudaSuccess;
   };
   REQUIRE(gpusort::detail::launch_size_classes<0>(record, classes) == cudaSuccess);
@@ -55,8 +57,11 @@ std::vector<std::int64_t> check_classes() {
     REQUIRE(all[i].tile > all[i - 1].tile);
   }
   REQUIRE(all.back().tile == gpusort::device::max_segment_items<Key, Value>());
-  for (const launched_class& c : all)
+  for (const launched_class& c : all) {
     REQUIRE(c.storage_bytes <= gpusort::detail::opt_in_shared_budget);
+    REQUIRE((c.items == 1 || c.items * gpusort::detail::item_bytes_of<Key, Value> <=
+                                 tuning::thread_item_bytes));
+  }
   // The grouped list is the full one without the compact class, with the same ends.
   const std::vector<launched_class> grouped =
       launched<Key, Value>(typename tuning::grouped_classes{});
@@ -96,6 +101,19 @@ TEST_CASE("sort_segments: 16-byte keys skip a class whose tile repeats a smaller
   CHECK(check_classes<key16, value16>() == std::vector<std::int64_t>{256, 1024, 2048});
 }
 
+TEST_CASE("sort_segments: 64-byte keys hold at most 256 bytes of items a thread",
+          "[sort_segments]") {
+  // Eight a thread in the tiny and small classes spilled; four (keys) and two (pairs with u64
+  // values) leave the classes of 128 (64) and 512 (256) items, the others' storage-capped
+  // tiles that repeat them skipped.
+  CHECK(check_classes<key64, no_value>() == std::vector<std::int64_t>{128, 512});
+  CHECK(check_classes<key64, std::uint64_t>() == std::vector<std::int64_t>{64, 256, 512});
+  // Items of up to 32 bytes keep the measured shapes.
+  CHECK(segment_sort_tuning<key16, no_value>::small_items == 8);
+  CHECK(segment_sort_tuning<key16, value16>::small_items == 8);
+  CHECK(segment_sort_tuning<std::uint64_t, no_value>::max_items_per_thread == 32);
+}
+
 // The huge class (for callers that check the device first: deterministic_sample) doubles the
 // large tile where the larger budget keeps its items a thread, and is skipped otherwise.
 template <class Key, class Value>
@@ -118,6 +136,8 @@ TEST_CASE("sort_segments: the huge class doubles the large tile where it fits 16
   CHECK(check_huge_classes<std::uint64_t, no_value>() ==
         std::vector<std::int64_t>{256, 1024, 2048, 4096, 8192});
   CHECK(check_huge_classes<key16, no_value>() == std::vector<std::int64_t>{256, 1024, 2048, 4096});
+  CHECK(check_huge_classes<key64, no_value>() == std::vector<std::int64_t>{128, 512, 1024});
+  CHECK(check_huge_classes<key64, std::uint64_t>() == std::vector<std::int64_t>{64, 256, 512, 1024});
   // 16K pairs would need 207 KB: none.
   CHECK(check_huge_classes<std::uint32_t, std::uint32_t>() ==
         std::vector<std::int64_t>{256, 1024, 2048, 4096, 8192});

@@ -112,14 +112,25 @@ struct shape_list {};
 // without the bound left one block of 8 warps per SM): randomized_sample u32:u32 2^28
 // 45.9 -> 43.5 ms; 512 x 8 instead measured 48.8 (run 18). A class whose tile repeats a
 // smaller class's (wide keys, whose storage caps the items) is skipped.
+// A thread holds at most thread_item_bytes of items in any class: eight 64-byte keys a
+// thread (the tiny and small classes' eight, which no shared memory bound caps) took 255
+// registers and spilled (ptxas), and sorted deterministic_sample's buckets at a quarter of its
+// tile sort's speed (bench/RESULTS.md run 42). 256 bytes is what 16-byte keys hold in their
+// medium class without spilling (238 registers); no item of 32 bytes or less changes shape.
 template <class Key, class Value>
 struct segment_sort_tuning {
-  static constexpr int max_items_per_thread = has_values<Value> ? 16 : 32;
-  static constexpr int thread_scale = 32 / max_items_per_thread;
+  static constexpr int measured_items_per_thread = has_values<Value> ? 16 : 32;
+  static constexpr int thread_scale = 32 / measured_items_per_thread;
+  static constexpr std::size_t thread_item_bytes = 256;
+  static constexpr int max_items_per_thread = [] {
+    int items = measured_items_per_thread;
+    while (items > 1 && items * item_bytes_of<Key, Value> > thread_item_bytes) items /= 2;
+    return items;
+  }();
   template <int THREADS>
   static constexpr int bounded_min_blocks = has_values<Value> ? 65536 / (128 * THREADS) : 1;
-  static constexpr int tiny_threads = 32, tiny_items = 8;
-  static constexpr int small_threads = 128, small_items = 8;
+  static constexpr int tiny_threads = 32, tiny_items = max_items_per_thread < 8 ? max_items_per_thread : 8;
+  static constexpr int small_threads = 128, small_items = tiny_items;
   static constexpr int medium_threads = 128 * thread_scale;
   static constexpr int medium_items =
       segment_items_fitting<Key, Value, medium_threads, max_items_per_thread>();
