@@ -114,9 +114,10 @@ struct shape_list {};
 // smaller class's (wide keys, whose storage caps the items) is skipped.
 // A thread holds at most thread_item_bytes of items in any class: eight 64-byte keys a
 // thread (the tiny and small classes' eight, which no shared memory bound caps) took 255
-// registers and spilled (ptxas), and sorted deterministic_sample's buckets at a quarter of its
-// tile sort's speed (bench/RESULTS.md run 42). 256 bytes is what 16-byte keys hold in their
-// medium class without spilling (238 registers); no item of 32 bytes or less changes shape.
+// registers and spilled (ptxas); four take 157-165 and do not, and deterministic_sample's
+// 64-byte keys at 2^24 sort in 52.2 ms instead of 70.0 (H100, bench/RESULTS.md run 42).
+// 256 bytes is what 16-byte keys hold in their medium class without spilling (238
+// registers); no item of 32 bytes or less changes shape.
 template <class Key, class Value>
 struct segment_sort_tuning {
   static constexpr int measured_items_per_thread = has_values<Value> ? 16 : 32;
