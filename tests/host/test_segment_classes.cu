@@ -11,6 +11,7 @@
 
 using gpusort::detail::no_value;
 using gpusort::detail::segment_sort_tuning;
+using gpusort_test::key12;
 using gpusort_test::key16;
 using gpusort_test::key64;
 using gpusort_test::value16;
@@ -59,8 +60,9 @@ std::vector<std::int64_t> check_classes() {
   REQUIRE(all.back().tile == gpusort::device::max_segment_items<Key, Value>());
   for (const launched_class& c : all) {
     REQUIRE(c.storage_bytes <= gpusort::detail::opt_in_shared_budget);
-    REQUIRE((c.items == 1 || c.items * gpusort::detail::item_bytes_of<Key, Value> <=
-                                 tuning::thread_item_bytes));
+    constexpr std::size_t item_bytes = gpusort::detail::item_bytes_of<Key, Value>;
+    REQUIRE((item_bytes <= tuning::wide_item_bytes || c.items == 1 ||
+             c.items * item_bytes <= tuning::wide_thread_item_bytes));
   }
   // The grouped list is the full one without the compact class, with the same ends.
   const std::vector<launched_class> grouped =
@@ -101,15 +103,20 @@ TEST_CASE("sort_segments: 16-byte keys skip a class whose tile repeats a smaller
   CHECK(check_classes<key16, value16>() == std::vector<std::int64_t>{256, 1024, 2048});
 }
 
-TEST_CASE("sort_segments: 64-byte keys hold at most 256 bytes of items a thread",
+TEST_CASE("sort_segments: items over 32 bytes hold at most 256 bytes a thread",
           "[sort_segments]") {
   // Eight a thread in the tiny and small classes spilled; four (keys) and two (pairs with u64
   // values) leave the classes of 128 (64) and 512 (256) items, the others' storage-capped
   // tiles that repeat them skipped.
   CHECK(check_classes<key64, no_value>() == std::vector<std::int64_t>{128, 512});
   CHECK(check_classes<key64, std::uint64_t>() == std::vector<std::int64_t>{64, 256, 512});
-  // Items of up to 32 bytes keep the measured shapes.
-  CHECK(segment_sort_tuning<key16, no_value>::small_items == 8);
+  CHECK(segment_sort_tuning<key64, no_value>::small_items == 4);
+  CHECK(segment_sort_tuning<key64, std::uint64_t>::small_items == 2);
+  // Items of up to 32 bytes keep the measured shapes, 12-byte keys' 384 bytes a thread and
+  // 20-byte pairs' 320 included.
+  CHECK(check_classes<key12, no_value>() == std::vector<std::int64_t>{256, 1024, 2048, 4096});
+  CHECK(segment_sort_tuning<key12, no_value>::medium_items == 32);
+  CHECK(segment_sort_tuning<std::uint32_t, value16>::medium_items == 16);
   CHECK(segment_sort_tuning<key16, value16>::small_items == 8);
   CHECK(segment_sort_tuning<std::uint64_t, no_value>::max_items_per_thread == 32);
 }

@@ -112,20 +112,24 @@ struct shape_list {};
 // without the bound left one block of 8 warps per SM): randomized_sample u32:u32 2^28
 // 45.9 -> 43.5 ms; 512 x 8 instead measured 48.8 (run 18). A class whose tile repeats a
 // smaller class's (wide keys, whose storage caps the items) is skipped.
-// A thread holds at most thread_item_bytes of items in any class: eight 64-byte keys a
-// thread (the tiny and small classes' eight, which no shared memory bound caps) took 255
-// registers and spilled (ptxas); four take 157-165 and do not, and deterministic_sample's
-// 64-byte keys at 2^24 sort in 52.2 ms instead of 70.0 (H100, bench/RESULTS.md run 42).
-// 256 bytes is what 16-byte keys hold in their medium class without spilling (238
-// registers); no item of 32 bytes or less changes shape.
+// Items of more than wide_item_bytes hold at most wide_thread_item_bytes a thread in any
+// class: eight 64-byte keys a thread (the tiny and small classes' eight, which no shared
+// memory bound caps) took 255 registers and spilled (ptxas); four take 157-165 and do not,
+// and deterministic_sample's 64-byte keys at 2^24 sort in 52.2 ms instead of 70.0 (H100,
+// bench/RESULTS.md run 42). 256 bytes is what 16-byte keys hold in their medium class
+// without spilling (238 registers). Narrower items keep their measured shapes (12-byte keys
+// hold 384 bytes in theirs).
 template <class Key, class Value>
 struct segment_sort_tuning {
   static constexpr int measured_items_per_thread = has_values<Value> ? 16 : 32;
   static constexpr int thread_scale = 32 / measured_items_per_thread;
-  static constexpr std::size_t thread_item_bytes = 256;
+  static constexpr std::size_t wide_item_bytes = 32;
+  static constexpr std::size_t wide_thread_item_bytes = 256;
   static constexpr int max_items_per_thread = [] {
     int items = measured_items_per_thread;
-    while (items > 1 && items * item_bytes_of<Key, Value> > thread_item_bytes) items /= 2;
+    while (item_bytes_of<Key, Value> > wide_item_bytes && items > 1 &&
+           items * item_bytes_of<Key, Value> > wide_thread_item_bytes)
+      items /= 2;
     return items;
   }();
   template <int THREADS>
