@@ -86,10 +86,9 @@ struct segment_class_storage {
 template <class Key, class Value, int THREADS, int LIMIT,
           std::size_t BUDGET = opt_in_shared_budget>
 constexpr int segment_items_fitting() {
-  if constexpr (LIMIT == 1 || sizeof(segment_class_storage<Key, Value, THREADS, LIMIT>) <= BUDGET)
-    return LIMIT;
-  else
-    return segment_items_fitting<Key, Value, THREADS, LIMIT / 2, BUDGET>();
+  return largest_items_fitting<LIMIT>([](auto items) {
+    return sizeof(segment_class_storage<Key, Value, THREADS, decltype(items)::value>) <= BUDGET;
+  });
 }
 
 // MIN_BLOCKS: resident blocks per SM the compiler must allow (__launch_bounds__).
@@ -125,13 +124,11 @@ struct segment_sort_tuning {
   static constexpr int thread_scale = 32 / measured_items_per_thread;
   static constexpr std::size_t wide_item_bytes = 32;
   static constexpr std::size_t wide_thread_item_bytes = 256;
-  static constexpr int max_items_per_thread = [] {
-    int items = measured_items_per_thread;
-    while (item_bytes_of<Key, Value> > wide_item_bytes && items > 1 &&
-           items * item_bytes_of<Key, Value> > wide_thread_item_bytes)
-      items /= 2;
-    return items;
-  }();
+  static constexpr int max_items_per_thread =
+      largest_items_fitting<measured_items_per_thread>([](auto items) {
+        return item_bytes_of<Key, Value> <= wide_item_bytes ||
+               decltype(items)::value * item_bytes_of<Key, Value> <= wide_thread_item_bytes;
+      });
   template <int THREADS>
   static constexpr int bounded_min_blocks = has_values<Value> ? 65536 / (128 * THREADS) : 1;
   static constexpr int tiny_threads = 32, tiny_items = max_items_per_thread < 8 ? max_items_per_thread : 8;
