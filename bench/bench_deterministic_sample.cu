@@ -114,6 +114,20 @@ const char* step_name(stop s) {
   return "?";
 }
 
+// The cumulative prefixes of the steps, "ds_steps/<item>/uniform/n:<n>/through:<k>_<step>".
+template <class Key, class Compare = gpusort::less>
+void register_steps(std::int64_t n) {
+  for (stop through : {stop::local_sort, stop::sample_sort, stop::sample_indexing, stop::prefix_sum,
+                       stop::relocation, stop::bucket_sort}) {
+    const std::string name = "ds_steps/" + item_name<Key, void>() + "/uniform/n:" + size_name(n) +
+                             "/through:" + std::to_string(static_cast<int>(through)) + "_" +
+                             step_name(through);
+    configure(benchmark::RegisterBenchmark(name.c_str(), [n, through](benchmark::State& state) {
+      bench_prefix<Key, Compare>(state, n, ds_policy{}, through);
+    }));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -157,27 +171,8 @@ int main(int argc, char** argv) {
     cub_baseline::register_baselines<gpusort_test::key64, void, gpusort_test::key64_less>(
         std::int64_t(1) << 24, distribution::uniform);
     // (b) per-step breakdown (Fig. 5), cumulative prefixes.
-    for (int e : {24, 26, 28}) {
-      const std::int64_t n = std::int64_t(1) << e;
-      for (stop through : {stop::local_sort, stop::sample_sort, stop::sample_indexing,
-                           stop::prefix_sum, stop::relocation, stop::bucket_sort}) {
-        const std::string name = std::string("ds_steps/u32/uniform/n:") + size_name(n) +
-                                 "/through:" + std::to_string(static_cast<int>(through)) + "_" +
-                                 step_name(through);
-        configure(benchmark::RegisterBenchmark(name.c_str(), [n, through](benchmark::State& state) {
-          bench_prefix<std::uint32_t>(state, n, ds_policy{}, through);
-        }));
-      }
-    }
-    for (stop through : {stop::local_sort, stop::sample_sort, stop::sample_indexing,
-                         stop::prefix_sum, stop::relocation, stop::bucket_sort}) {
-      const std::string name = std::string("ds_steps/key64/uniform/n:2^24/through:") +
-                               std::to_string(static_cast<int>(through)) + "_" + step_name(through);
-      configure(benchmark::RegisterBenchmark(name.c_str(), [through](benchmark::State& state) {
-        bench_prefix<gpusort_test::key64, gpusort_test::key64_less>(state, std::int64_t(1) << 24,
-                                                                   ds_policy{}, through);
-      }));
-    }
+    for (int e : {24, 26, 28}) register_steps<std::uint32_t>(std::int64_t(1) << e);
+    register_steps<gpusort_test::key64, gpusort_test::key64_less>(std::int64_t(1) << 24);
     // Distribution insensitivity at 2^26.
     for (distribution d : gpusort_test::all_distributions)
       register_full<std::uint32_t>("ds_dist", std::int64_t(1) << 26, d, ds_policy{});
