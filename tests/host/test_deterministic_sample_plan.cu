@@ -396,8 +396,9 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
 
 // The estimate reproduces the fastest s of the H100 sweeps (bench/RESULTS.md run 31: powers
 // of two from 64 to 512, then the halfway points the estimate picks against the powers of
-// two around them) with each type's own tile; 2^22 u32 keys are too few for the full tile
-// (min_tiles_per_sm), so their plan has the half tile.
+// two around them; run 43: 64-byte keys, every candidate from 16 to 512) with each type's
+// own tile; 2^22 u32 keys are too few for the full tile (min_tiles_per_sm), so their plan
+// has the half tile.
 template <class Key, class Value>
 int tuned_samples(int log_n, bool half = false) {
   using tuning = gpusort::detail::deterministic_sample_tuning<Key, Value>;
@@ -423,4 +424,8 @@ TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_s
   CHECK(tuned_samples<u32, u32>(28) == 384);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(24) == 128);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(26) == 256);
+  // 64-byte keys: run 43's sweep (1K tiles).
+  CHECK(tuned_samples<gpusort_test::key64, no_value>(22) == 128);
+  CHECK(tuned_samples<gpusort_test::key64, no_value>(24) == 64);
+  CHECK(tuned_samples<gpusort_test::key64, no_value>(26) == 96);
 }
