@@ -1,9 +1,9 @@
 // Studies of policy::deterministic_sample (Dehne & Zaboli), next to CUB on the same inputs:
 //  * ds_samples/...: total time as a function of s (policy.samples_per_tile), the paper's
 //    Fig. 3, u32 uniform at 2^24 and 2^26, for the device's default tile and both tile
-//    shapes, and at 2^28; u64, u32:u32 and 16-byte keys at 2^24 and 2^26, and 64-byte keys
-//    at 2^22 to 2^26, with the device tile (s:0 is the default). Counters: levels of the
-//    plan, tile, s, temp storage per item byte.
+//    shapes, and at 2^28; u64, u32:u32 and 16-byte keys at 2^24 and 2^26, 64-byte keys at
+//    2^22 to 2^26 and with u64 values at 2^24, with the device tile (s:0 is the default).
+//    Counters: levels of the plan, tile, s, temp storage per item byte.
 //  * ds_steps/...: cumulative time of the steps of the first level (the paper's Fig. 5):
 //    through:local_sort (steps 1–3), sample_sort (4), sample_indexing (5–6), prefix_sum (7),
 //    relocation (8), bucket_sort (9: the further levels and the bucket sort = the whole
@@ -174,6 +174,13 @@ int main(int argc, char** argv) {
       cub_baseline::register_baselines<gpusort_test::key64, void, gpusort_test::key64_less>(
           n, distribution::uniform);
     }
+    // With u64 values (72-byte items, also 1K tiles): the same costs choose their s.
+    for (int s : {0, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512})
+      register_full<gpusort_test::key64, std::uint64_t, gpusort_test::key64_less>(
+          "ds_samples", std::int64_t(1) << 24, distribution::uniform, ds_policy{s, 0},
+          "/s:" + std::to_string(s) + "/tile:device");
+    cub_baseline::register_baselines<gpusort_test::key64, std::uint64_t, gpusort_test::key64_less>(
+        std::int64_t(1) << 24, distribution::uniform);
     // (b) per-step breakdown (Fig. 5), cumulative prefixes.
     for (int e : {24, 26, 28}) register_steps<std::uint32_t>(std::int64_t(1) << e);
     register_steps<gpusort_test::key64, gpusort_test::key64_less>(std::int64_t(1) << 24);
