@@ -424,8 +424,9 @@ TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_s
   CHECK(tuned_samples<u32, u32>(28) == 384);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(24) == 128);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(26) == 256);
-  // 64-byte keys: run 43's sweep (1K tiles).
+  // 64-byte keys, alone and with u64 values: run 43's sweeps (1K tiles).
   CHECK(tuned_samples<gpusort_test::key64, no_value>(22) == 128);
   CHECK(tuned_samples<gpusort_test::key64, no_value>(24) == 64);
   CHECK(tuned_samples<gpusort_test::key64, no_value>(26) == 96);
+  CHECK(tuned_samples<gpusort_test::key64, std::uint64_t>(24) == 256);
 }
