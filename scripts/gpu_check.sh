@@ -4,7 +4,8 @@
 #   configure (default preset) -> build of what the run uses, on all cores -> the whole
 #   ctest suite, GPU tests included (JUnit report) -> compute-sanitizer over the [sanitize]
 #   cases of a few GPU tests -> a short run of each named benchmark binary (JSON).
-# The defaults are run 42's measured check (H100: 530 s of the device tool's 600).
+# The defaults are run 42's measured check (H100: 575 s of the device tool's 600 in run 43,
+# the build 446 s of its 450: a build cut short continues on the next call, see the summary).
 # Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
 # junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
 # Every step has a time limit and the whole run a budget; a step that no longer fits is
@@ -84,8 +85,8 @@ remaining() { echo $((BUDGET - ($(date +%s) - START))); }
 
 # run_step <label> <limit> <command...>: runs the command under the smaller of its limit and
 # what is left of the budget, full output to the log; on failure also its tail to stdout.
-# Sets STEP_RC (124: out of time, 125: not started for lack of time); the output stays in
-# STEP_OUT until the next step.
+# Sets STEP_RC (124: out of time, 125: not started for lack of time) and STEP_SECONDS; the
+# output stays in STEP_OUT until the next step.
 run_step() {
   local label=$1 limit=$2
   shift 2
@@ -95,6 +96,7 @@ run_step() {
   if ((limit < 10)); then
     say "== $label: SKIPPED, time budget spent"
     STEP_RC=125
+    STEP_SECONDS=0
     return
   fi
   say "== $label (limit ${limit}s): $*"
@@ -106,7 +108,8 @@ run_step() {
   if ((STEP_RC != 0)); then
     tail -n 30 "$STEP_OUT"
   fi
-  say "-- $label: rc=$STEP_RC in $(($(date +%s) - begin))s"
+  STEP_SECONDS=$(($(date +%s) - begin))
+  say "-- $label: rc=$STEP_RC in ${STEP_SECONDS}s"
 }
 
 verdict() {   # a step's exit status in words
@@ -130,9 +133,10 @@ git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /' | tee -a "$LOG"
 
 # --- configure and build ------------------------------------------------------------------
 STEP_RC=0
+STEP_SECONDS=0
 if stage configure; then
   run_step configure "$LIMIT_CONFIGURE" cmake --preset default
-  row configure "$(verdict $STEP_RC)"
+  row configure "$(verdict $STEP_RC) in ${STEP_SECONDS}s"
 fi
 if ((STEP_RC == 0)) && stage build; then
   # Only the targets this run uses: every test's executable and the named benchmarks. The
@@ -150,7 +154,11 @@ if ((STEP_RC == 0)) && stage build; then
   # one broken header should not hide the rest.
   run_step build "$LIMIT_BUILD" cmake --build --preset default -j "$(nproc)" \
     --target "${targets[@]}" -- -k 0
-  row build "$(verdict $STEP_RC)"
+  row build "$(verdict $STEP_RC) in ${STEP_SECONDS}s"
+  # The build dir outlives the call while the machine stays warm (about 30 s): say at once
+  # how to finish there rather than start a bare machine.
+  ((STEP_RC == 124 || STEP_RC == 137)) &&
+    row "  finish it" "call again at once: GPU_CHECK_STAGES='build test sanitize bench' bash scripts/gpu_check.sh"
 fi
 
 # --- the whole test suite -----------------------------------------------------------------
@@ -168,7 +176,7 @@ if stage test; then
     failed=0
     [[ $counts == *"tests failed"* ]] && failed=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$counts")
     skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .* \(Skipped\)$' "$STEP_OUT")
-    row tests "$((total - failed - skipped)) passed, $failed failed, $skipped skipped of $total"
+    row tests "$((total - failed - skipped)) passed, $failed failed, $skipped skipped of $total in ${STEP_SECONDS}s"
     failed_names=$(sed -n '/^The following tests FAILED:/,/^[^[:space:]]/p' "$STEP_OUT" |
       sed -nE 's/^[[:space:]]+[0-9]+ - (.*)$/\1/p' | tr '\n' ' ')
     [ -n "$failed_names" ] && row "  failed" "$failed_names"
@@ -202,7 +210,7 @@ for entry in "${SANITIZE_TESTS[@]}"; do
     run_step "$label $filter" "$LIMIT_SANITIZE" "$SANITIZER" --tool "$tool" \
       --error-exitcode "$SANITIZER_ERROR_RC" "$binary" "$filter"
     if ((STEP_RC == 0)); then
-      row "$label" "clean"
+      row "$label" "clean in ${STEP_SECONDS}s"
     elif ((STEP_RC == SANITIZER_ERROR_RC)); then
       row "$label" "ERRORS (see gpu_check.log)"
     elif ((STEP_RC == 77)); then
@@ -233,7 +241,7 @@ for name in "${BENCHES[@]}"; do
   run_step "bench $name" "$LIMIT_BENCH" "$BUILD/bench/$name" --benchmark_min_time="$BENCH_MIN_TIME" \
     --benchmark_filter="$BENCH_FILTER" --benchmark_out="$json" --benchmark_out_format=json
   if ((STEP_RC == 0)); then
-    row "bench $name" "$(basename "$json")"
+    row "bench $name" "$(basename "$json") in ${STEP_SECONDS}s"
   else
     row "bench $name" "$(verdict $STEP_RC)$([ -s "$json" ] && echo ", partial $(basename "$json")")"
   fi
