@@ -104,16 +104,18 @@ struct deterministic_sample_tuning {
   // the measured best s at all four sizes, where the run-22 costs missed 2^24 by 4 %), the
   // others to run 22's (u64, u32:u32 and 16-byte keys at 2^24 and 2^26, which run 31's sweep
   // confirms with their doubled tiles). 16-byte keys are priced by their lexicographic
-  // comparator, dearer per slot. Items of 33 to 64 bytes take 1K tiles (the bucket sort's
-  // wide shapes), where a level cuts a segment only by s/2 and a plan whose last level
-  // overshoots leaves millions of near-empty buckets: their costs are fitted to run 43's
-  // sweep of 64-byte keys (2^22 to 2^26, 30 plans, each within 11 %; the estimate picks the
-  // measured best s at all three sizes, where the 16-byte costs' 256 at 2^24 took 52.2 ms
-  // against 45.3 with s = 64). Wider items keep the 16-byte costs: 64-byte keys with u64
-  // values were fastest at 2^24 with their s = 256 (55.9 ms; the 64-byte costs' 64: 58.4).
+  // comparator, dearer per slot. Items of more than 32 bytes and at most 64 that take 1K
+  // tiles (the bucket sort's wide shapes, as 64-byte keys do) are priced as 64-byte keys: a
+  // level cuts a segment only by s/2, and a plan whose last level overshoots leaves millions
+  // of near-empty buckets. Those costs are fitted to run 43's sweep of 64-byte keys (2^22 to
+  // 2^26, 30 plans, each within 11 %; the estimate picks the measured best s at all three
+  // sizes, where the 16-byte costs' 256 at 2^24 took 52.2 ms against 45.3 with s = 64). The
+  // rest keep the 16-byte costs: 64-byte keys with u64 values were fastest at 2^24 with their
+  // s = 256 (55.9 ms; the 64-byte costs' 64: 58.4), and the narrower wide items that take
+  // 2K tiles (33 to 49 bytes) were not measured.
   static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
   static constexpr bool priced_as_64_byte_keys =
-      item_bytes > segment_tuning::wide_item_bytes && item_bytes <= 64;
+      item_bytes > segment_tuning::wide_item_bytes && item_bytes <= 64 && tile == 1024;
   static constexpr deterministic_sample_costs costs =
       item_bytes <= 4          ? deterministic_sample_costs{0.0049, 0.0138, 0.4355, 0, 195700, 0.000169}
       : item_bytes <= 8        ? deterministic_sample_costs{0.019, 0.026, 0.59, 1.3, 190000, 0}
