@@ -4,8 +4,8 @@
 #   configure (default preset) -> build of what the run uses, on all cores -> the whole
 #   ctest suite, GPU tests included (JUnit report) -> compute-sanitizer over the [sanitize]
 #   cases of a few GPU tests -> a short run of each named benchmark binary (JSON).
-# The defaults are run 42's measured check (H100: 575 s of the device tool's 600 in run 43,
-# the build 446 s of its 450: a build cut short continues on the next call, see the summary).
+# The defaults are run 42's measured check (H100, run 43: 575 and 481 s of the tool's 600;
+# builds of 446 s, of its 450, and 362 s: a build cut short continues on the next call).
 # Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
 # junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
 # Every step has a time limit and the whole run a budget; a step that no longer fits is
