@@ -75,6 +75,16 @@ void register_full(const std::string& study, std::int64_t n, distribution d, ds_
   }));
 }
 
+// Wide items' time against s with the device tile, every candidate of the default's search
+// from 16 to 512 and the default (s:0), next to CUB.
+template <class Key, class Value, class Compare>
+void register_wide_sweep(std::int64_t n) {
+  for (int s : {0, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512})
+    register_full<Key, Value, Compare>("ds_samples", n, distribution::uniform, ds_policy{s, 0},
+                                       "/s:" + std::to_string(s) + "/tile:device");
+  cub_baseline::register_baselines<Key, Value, Compare>(n, distribution::uniform);
+}
+
 // A prefix of the steps: timed like run_sort, verified only when it is the whole sort.
 template <class Key, class Compare = gpusort::less>
 void bench_prefix(benchmark::State& state, std::int64_t n, ds_policy policy, stop through) {
@@ -164,23 +174,11 @@ int main(int argc, char** argv) {
     }
     // 64-byte keys at 2^22 to 2^26 (256 MB to 4 GB): 1K tiles, so s moves the levels and the
     // samples to sort more than for narrow keys; the halfway candidates of the default's
-    // search (3·2^k) too.
-    for (int e : {22, 24, 26}) {
-      const std::int64_t n = std::int64_t(1) << e;
-      for (int s : {0, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512})
-        register_full<gpusort_test::key64, void, gpusort_test::key64_less>(
-            "ds_samples", n, distribution::uniform, ds_policy{s, 0},
-            "/s:" + std::to_string(s) + "/tile:device");
-      cub_baseline::register_baselines<gpusort_test::key64, void, gpusort_test::key64_less>(
-          n, distribution::uniform);
-    }
-    // With u64 values (72-byte items, also 1K tiles): the same costs choose their s.
-    for (int s : {0, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512})
-      register_full<gpusort_test::key64, std::uint64_t, gpusort_test::key64_less>(
-          "ds_samples", std::int64_t(1) << 24, distribution::uniform, ds_policy{s, 0},
-          "/s:" + std::to_string(s) + "/tile:device");
-    cub_baseline::register_baselines<gpusort_test::key64, std::uint64_t, gpusort_test::key64_less>(
-        std::int64_t(1) << 24, distribution::uniform);
+    // search (3·2^k) too. With u64 values (72-byte items, also 1K tiles) at 2^24: the sweep
+    // that keeps them on the 16-byte costs (bench/RESULTS.md run 43).
+    for (int e : {22, 24, 26})
+      register_wide_sweep<gpusort_test::key64, void, gpusort_test::key64_less>(std::int64_t(1) << e);
+    register_wide_sweep<gpusort_test::key64, std::uint64_t, gpusort_test::key64_less>(std::int64_t(1) << 24);
     // (b) per-step breakdown (Fig. 5), cumulative prefixes.
     for (int e : {24, 26, 28}) register_steps<std::uint32_t>(std::int64_t(1) << e);
     register_steps<gpusort_test::key64, gpusort_test::key64_less>(std::int64_t(1) << 24);
