@@ -129,6 +129,17 @@ int main(int argc, char** argv) {
       cub_baseline::register_baselines<gpusort_test::key16, void, gpusort_test::key16_less>(
           n16, distribution::uniform);
     }
+    // t between the sizes above, where the tuned t doubles and where policy::automatic takes
+    // warpsort for keys (detail/automatic.cuh): 1, 5/4, 3/2 and 7/4 of 2^20 to 2^23.
+    for (int e : {20, 21, 22, 23}) {
+      for (int quarters : {4, 5, 6, 7}) {
+        if (e == 20 && quarters == 4) continue;  // 2^20: registered above
+        const std::int64_t n = quarters * (std::int64_t(1) << (e - 2));
+        register_width_study<std::uint32_t, void>(n);
+        register_width_study<std::uint64_t, void>(n);
+        register_width_study<std::uint32_t, std::uint32_t>(n);
+      }
+    }
     for (distribution d : gpusort_test::all_distributions) {
       add<std::uint32_t, void>("dist/warpsort", std::int64_t(1) << 24, d, default_variant{});
       add<std::uint32_t, std::uint32_t>("dist/warpsort", std::int64_t(1) << 24, d,

@@ -2,8 +2,8 @@
 // policy is registered on them (DESIGN.md §5): uniform u32, u64, u32:u32 pairs and 16-byte
 // keys at 2^10, 2^14, 2^16, 2^20, 2^24 and 2^28 (2^27 for 16-byte keys; 2^14 is the largest
 // n policy::merge sorts in one launch), 64-byte keys at 2^24, u32 and u64 keys also at 2^21 to
-// 2^27, and u32 keys over
-// every distribution at 2^24. Each policy registers from a translation unit of its own
+// 2^27 and at the sizes between 2^21 and 2^24 where automatic switches policy, and u32 keys
+// over every distribution at 2^24. Each policy registers from a translation unit of its own
 // (bench/sort/<policy>.cu), so that the heavy instantiations compile in parallel.
 #pragma once
 
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace gpusort_bench {
 
@@ -51,12 +52,16 @@ void for_each_sort_input(Visitor&& visit) {
   // Wide keys, where the sorts' tiles and warp buffers shrink to fit shared memory.
   visit.template apply<gpusort_test::key64, void, gpusort_test::key64_less>(std::int64_t(1) << 24,
                                                                             distribution::uniform);
-  // Where merge and randomized_sample cross over for 4- and 8-byte keys (detail/automatic.cuh).
-  for (int e : {21, 22, 23, 25, 26, 27}) {
-    visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << e,
-                                                             distribution::uniform);
-    visit.template apply<std::uint64_t, void, gpusort::less>(std::int64_t(1) << e,
-                                                             distribution::uniform);
+  // Where merge, warpsort and randomized_sample cross over for 4- and 8-byte keys
+  // (detail/automatic.cuh): every power of two from 2^21 to 2^27, and 5/4, 3/2 and 7/4 of
+  // 2^21, 2^22 and 2^23, where the policy switches.
+  std::vector<std::int64_t> crossover;
+  for (int e : {21, 22, 23, 25, 26, 27}) crossover.push_back(std::int64_t(1) << e);
+  for (int e : {21, 22, 23})
+    for (int quarters : {5, 6, 7}) crossover.push_back(quarters * (std::int64_t(1) << (e - 2)));
+  for (std::int64_t n : crossover) {
+    visit.template apply<std::uint32_t, void, gpusort::less>(n, distribution::uniform);
+    visit.template apply<std::uint64_t, void, gpusort::less>(n, distribution::uniform);
   }
   for (distribution d : gpusort_test::all_distributions) {
     if (d != distribution::uniform)

@@ -35,17 +35,22 @@ bool sort_on_own_stream(const Policy& policy, std::int64_t n) {
   return staged.sorted_like_host();
 }
 
-// Just below and above the sizes from which 4- and 8-byte keys without values go to the
-// randomized sort: both sides sorted, on inputs that stress each policy differently.
-TEST_CASE("automatic: 4- and 8-byte keys on both sides of its policy switch",
+// Just below and above the sizes from which 4- and 8-byte keys without values go to warpsort
+// and to the randomized sort: every side sorted, on inputs that stress each policy
+// differently.
+TEST_CASE("automatic: 4- and 8-byte keys on both sides of its policy switches",
           "[merge][automatic][large]") {
   using gpusort::detail::automatic_randomized_from;
+  using gpusort::detail::automatic_warpsort_from;
   const gpusort::policy::automatic automatic{};
+  const bool to_randomized = GENERATE(false, true);
   const auto dist = GENERATE(distribution::uniform, distribution::all_equal, distribution::sorted,
                              distribution::few_distinct_2);
   const std::int64_t past = GENERATE(std::int64_t(-1), std::int64_t(3));
-  const std::int64_t n32 = automatic_randomized_from<std::uint32_t, no_value>() + past;
-  const std::int64_t n64 = automatic_randomized_from<std::uint64_t, no_value>() + past;
+  const std::int64_t n32 = (to_randomized ? automatic_randomized_from<std::uint32_t, no_value>()
+                                          : automatic_warpsort_from<std::uint32_t, no_value>()) + past;
+  const std::int64_t n64 = (to_randomized ? automatic_randomized_from<std::uint64_t, no_value>()
+                                          : automatic_warpsort_from<std::uint64_t, no_value>()) + past;
   check_sort<gpusort::policy::automatic, std::uint32_t, no_value>(automatic, {dist, n32},
                                                                   gpusort::less{}, false);
   check_sort<gpusort::policy::automatic, float, no_value>(automatic, {dist, n32, true},

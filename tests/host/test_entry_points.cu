@@ -111,22 +111,33 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     return algorithm<policy::randomized_sample>::temp_storage_bytes<decltype(key), no_value>(
         policy::randomized_sample{}, n);
   };
-  // Keys of 4 and 8 bytes without values may go to the randomized sort from `from` items on;
-  // the size query cannot see the comparator, so there it must cover both policies.
-  const auto check_keys = [&](auto key, std::int64_t from) {
-    CAPTURE(sizeof(key), from);
-    REQUIRE(from == gpusort::detail::automatic_randomized_from<decltype(key), no_value>());
-    for (std::int64_t n : {std::int64_t(1025), from - 1, from, 3 * from + 5}) {
+  const auto warpsort_bytes = [](auto key, std::int64_t n) {
+    return algorithm<policy::warpsort>::temp_storage_bytes<decltype(key), no_value>(
+        policy::warpsort{}, n);
+  };
+  // Keys of 4 and 8 bytes without values may go to warpsort from `warpsort_from` items on and
+  // to the randomized sort from `randomized_from`; the size query cannot see the comparator,
+  // so there it must cover merge and that policy.
+  const auto check_keys = [&](auto key, std::int64_t warpsort_from, std::int64_t randomized_from) {
+    using Key = decltype(key);
+    CAPTURE(sizeof(key), warpsort_from, randomized_from);
+    REQUIRE(warpsort_from == gpusort::detail::automatic_warpsort_from<Key, no_value>());
+    REQUIRE(randomized_from == gpusort::detail::automatic_randomized_from<Key, no_value>());
+    REQUIRE(warpsort_from < randomized_from);
+    for (std::int64_t n : {std::int64_t(1025), warpsort_from - 1, warpsort_from, warpsort_from + 7,
+                           randomized_from - 1, randomized_from, 3 * randomized_from + 5}) {
       CAPTURE(n);
       std::size_t bytes = 0;
       REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
       const std::size_t merge_only = merge_bytes(key, no_value{}, n);
-      CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(
-                         n >= from ? std::max(merge_only, randomized_bytes(key, n)) : merge_only));
+      const std::size_t other = n >= randomized_from ? randomized_bytes(key, n)
+                                : n >= warpsort_from ? warpsort_bytes(key, n)
+                                                     : 0;
+      CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(std::max(merge_only, other)));
     }
   };
-  check_keys(std::uint32_t{}, std::int64_t(1) << 24);
-  check_keys(std::uint64_t{}, std::int64_t(1) << 23);
+  check_keys(std::uint32_t{}, std::int64_t(1) << 22, 10 * (std::int64_t(1) << 20));
+  check_keys(std::uint64_t{}, std::int64_t(1) << 22, 5 * (std::int64_t(1) << 20));
   // Pairs, and keys of other sizes, are always merge's.
   for (std::int64_t n : {std::int64_t(1025), (std::int64_t(1) << 26) + 3}) {
     CAPTURE(n);
@@ -138,6 +149,8 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(
                        merge_bytes(std::uint64_t{}, std::uint32_t{}, n)));
     REQUIRE(gpusort::detail::automatic_randomized_from<std::uint16_t, no_value>() == 0);
+    REQUIRE(gpusort::detail::automatic_warpsort_from<std::uint16_t, no_value>() == 0);
+    REQUIRE(gpusort::detail::automatic_warpsort_from<std::uint64_t, std::uint32_t>() == 0);
   }
 }
 

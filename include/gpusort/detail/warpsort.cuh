@@ -79,22 +79,34 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
       std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_runs_storage<Key, Value, M>)));
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
-  // amortise its range's two merge-path searches, both as long as a pass keeps busy_warps
-  // warps: by default t is the widest that keeps them with 16 halves (64 at 2^20, 256 from
-  // 2^22, 512 for 4-byte items from 2^23, 1024 from 2^27: see widest_busy_warps), then a warp
-  // takes 32 halves if that keeps them, and narrow buffers (t <= 256) up to long_range
-  // outputs: a range's start (its co-ranks, and for pairs the two searches for ties with the
-  // padding) is a chain of a dozen dependent loads. Measured (run 29, t = 256, 64 halves
-  // against 32): u32:u32 2^26 4.5 % and 2^28 3.0 % faster, 16-byte keys 2^26 2.3 %, u64 1 %.
+  // amortise its range's two merge-path searches, but leave fewer warps to a pass: by
+  // default t doubles from width_doubles_from(2t) items on, up to the widest the item allows
+  // (widest_tuned_width); then a warp takes 32 halves while a pass keeps busy_warps warps,
+  // and narrow buffers (t <= 256) up to long_range outputs: a range's start (its co-ranks,
+  // and for pairs the two searches for ties with the padding) is a chain of a dozen
+  // dependent loads. Measured (run 29, t = 256, 64 halves against 32): u32:u32 2^26 4.5 % and
+  // 2^28 3.0 % faster, 16-byte keys 2^26 2.3 %, u64 1 %; 32 halves 3-6 % ahead of 16 at
+  // 2^27-2^28, 9 % behind at 2^22 (1024 warps).
   // Widths: t >= 64 (the paper's minimum), t/32 items per lane in registers, so at most 256,
-  // or 1024 for 4-byte items (more spills registers). Measured (bench_warpsort width study and
-  // bench/RESULTS.md runs 22-23, H100): t = 64 is 1.22-1.63x ahead of 256 at 2^20 for every item
-  // type, 256 is 1.25-1.72x ahead of 64 at 2^27-2^28; u32 keys: t = 512 8-12 % ahead of 256
-  // from 2^23 on; 32 halves 3-6 % ahead of 16 at 2^27-2^28, 9 % behind at 2^22 (1024 warps).
-  // t = 1024 (its merge kernel takes 160 registers a lane: 12 warps an SM, 16 for t = 512)
-  // pays only with many more warps: 3 % and 5 % ahead of 512 at 2^27 and 2^28, even at 2^26,
-  // 10-13 % behind at 2^24-2^25; so it needs widest_busy_warps.
+  // or 1024 for 4-byte items (more spills registers). t = 1024 (its merge kernel takes 160
+  // registers a lane: 12 warps an SM, 16 for t = 512) was 3 % and 5 % ahead of 512 at 2^27
+  // and 2^28, 10-13 % behind at 2^24-2^25 (runs 22-23).
   static constexpr int max_merge_width = item_bytes <= 4 ? 1024 : 256;
+  // From these n on the tuned t is at least `width`: bench_warpsort's width study at 1, 5/4,
+  // 3/2 and 7/4 of 2^20 to 2^23 (H100, bench/RESULTS.md run 44; u32, u64 and u32:u32, t
+  // against the previous rule's 128 from 2^21, 256 from 2^22 and 512 from 2^23): t = 128 is
+  // 2.5-13 % ahead of 64 at 5/4 and 3/2 of 2^20; t = 256 2.5-14 % ahead of 128 from 7/4 of
+  // 2^20 to 7/4 of 2^21 (u32 2^21 0.1495 against 0.1624 ms); u32 keys t = 512 within 1.1 % of
+  // 256 at 2^22 and 5/4 of it, 4-7 % ahead at 3/2 and 7/4. At 2^20 itself no width leads for
+  // every item: u32 keys 256 7 % ahead of 64 and 128 16 % behind it, u64 and u32:u32 128 4 %
+  // ahead, 16-byte keys 64 3 % ahead, so it keeps 64.
+  static constexpr std::int64_t width_doubles_from(int width) {
+    return width <= 64    ? 0
+           : width == 128 ? 5 * (std::int64_t(1) << 18)
+           : width == 256 ? 7 * (std::int64_t(1) << 18)
+           : width == 512 ? std::int64_t(1) << 22
+                          : std::int64_t(1) << 27;
+  }
   // The tuned t also keeps a lane's t/32 buffered items within 48 registers' worth of words
   // (16-byte keys with 8-byte values at t = 256, no spills): 64-byte keys at t = 256 took 255
   // registers and spilled up to 1 KB; at 2^24 t = 64 sorts them 22 % faster (27.7 against
@@ -112,7 +124,6 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
                 "policy::warpsort: an item (key and value) too large for a warp's merge buffer "
                 "of t = 64 in 48 KB of shared memory");
   static constexpr std::int64_t busy_warps = 2048;
-  static constexpr std::int64_t widest_busy_warps = 8 * busy_warps;
   static constexpr int halves_per_warp = 16;
   static constexpr std::int64_t long_range = 8192;
   // Step 2 stops when at most this many runs are left: the paper's l (64 on 16 SMs). The
@@ -697,10 +708,8 @@ int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
   using tuning = warpsort_tuning<Key, Value>;
   if (policy.merge_width != 0) return policy.merge_width;
   int width = 64;
-  // Twice the width: halves_per_warp * width outputs per warp.
   while (2 * width <= tuning::widest_tuned_width && warpsort_supports_width<Key, Value>(2 * width) &&
-         n / (static_cast<std::int64_t>(tuning::halves_per_warp) * width) >=
-             (2 * width == 1024 ? tuning::widest_busy_warps : tuning::busy_warps))
+         n >= tuning::width_doubles_from(2 * width))
     width *= 2;
   return width;
 }
