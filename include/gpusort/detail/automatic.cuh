@@ -8,19 +8,21 @@
 // cannot see the comparator, so for those keys it asks for the larger of merge's and the
 // other choice's temp storage at n.
 //
-// The sizes come from bench_sort's grid (bench/RESULTS.md run 44, H100, one process with
-// CUB; uniform keys, median ms, merge / warpsort / randomized_sample), which replaced runs
-// 17 and 19's (merge then led everywhere below the randomized sort's switch; warpsort has
-// since become 15-45 % faster from 2^20 to 2^24, run 29). n in units of 2^20:
-//   u32  3.5  0.230 / 0.254 / 0.349     4  0.252 / 0.232 / 0.363     8  0.457 / 0.426 / 0.507
-//        10   0.620 / 0.559 / 0.526    16  0.969 / 0.831 / 0.717
-//   u64  3.5  0.408 / 0.444 / 0.525     4  0.473 / 0.437 / 0.538     5  0.608 / 0.557 / 0.549
-//        6    0.737 / 0.670 / 0.607     8  0.882 / 0.849 / 0.740
-// (warpsort at its widths before run 44's width_doubles_from.) At 2^24 randomized_sample is
-// also twice as fast as
-// merge on all-equal and few-distinct keys (its equality buckets) and at least as fast on
-// every other distribution; warpsort is within 5 % of its uniform time on all of them and
-// faster than merge on each.
+// The sizes come from bench_sort (bench/RESULTS.md run 44, H100, one process with CUB;
+// uniform keys, median ms, merge / warpsort / randomized_sample), which replaced runs 17
+// and 19's (merge then led everywhere below the randomized sort's switch; warpsort has since
+// become 15-45 % faster from 2^20 to 2^24, run 29, and run 44 retuned its buffer width).
+// n in units of 2^20:
+//   u32  2.5  0.177 / 0.197 / 0.329     4  0.254 / 0.228 / 0.376     8  0.458 / 0.426 / 0.508
+//        10   0.621 / 0.559 / 0.524    16  0.966 / 0.830 / 0.716
+//   u64  3.5  0.408 / 0.415 / 0.532     4  0.471 / 0.435 / 0.548     5  0.611 / 0.557 / 0.548
+//        7    0.829 / 0.768 / 0.670     8  0.882 / 0.849 / 0.738
+// Between 2^21 and 2^24 automatic is within 1.03x of the fastest of the four at every size
+// measured (powers of two and 5/4, 3/2, 7/4 of each; warpsort leads merge by 2 % at 3/2
+// and 7/4 of 2^21 for u32, within the noise, so the switch stays at 2^22). At 2^24
+// randomized_sample is also twice as fast as merge on all-equal and few-distinct keys (its
+// equality buckets) and at least as fast on every other distribution; warpsort is within 5 %
+// of its uniform time on all of them and faster than merge on each.
 #pragma once
 
 #include <gpusort/detail/algorithm.cuh>
