@@ -3,8 +3,9 @@
 // keys at 2^10, 2^14, 2^16, 2^20, 2^24 and 2^28 (2^27 for 16-byte keys; 2^14 is the largest
 // n policy::merge sorts in one launch), 64-byte keys at 2^24, u32 and u64 keys also at 2^21 to
 // 2^27 and at the sizes between 2^21 and 2^24 where automatic switches policy, and u32 keys
-// over every distribution at 2^24. Each policy registers from a translation unit of its own
-// (bench/sort/<policy>.cu), so that the heavy instantiations compile in parallel.
+// and u32:u32 pairs over every distribution at 2^24. Each policy registers from a translation
+// unit of its own (bench/sort/<policy>.cu), so that the heavy instantiations compile in
+// parallel.
 #pragma once
 
 #include "common/harness.cuh"
@@ -63,9 +64,11 @@ void for_each_sort_input(Visitor&& visit) {
     visit.template apply<std::uint32_t, void, gpusort::less>(n, distribution::uniform);
     visit.template apply<std::uint64_t, void, gpusort::less>(n, distribution::uniform);
   }
+  // Pairs too: where keys tie, the values are what tells the items apart.
   for (distribution d : gpusort_test::all_distributions) {
-    if (d != distribution::uniform)
-      visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << 24, d);
+    if (d == distribution::uniform) continue;
+    visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << 24, d);
+    visit.template apply<std::uint32_t, std::uint32_t, gpusort::less>(std::int64_t(1) << 24, d);
   }
 }
 

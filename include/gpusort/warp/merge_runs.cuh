@@ -54,16 +54,6 @@ struct merge_runs_storage {
 
 namespace detail {
 
-// One warp copies count items (values alongside) from in to out.
-template <class Key, class Value>
-__device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_values,
-                                                std::int64_t count, Key* out, Value* out_values) {
-  for (std::int64_t i = threadIdx.x % 32; i < count; i += 32) {
-    out[i] = in[i];
-    if constexpr (has_values<Value>) out_values[i] = in_values[i];
-  }
-}
-
 template <class Key, class Value, int M>
 struct merge_runs_block {
   Key keys[M / 2];
@@ -83,6 +73,29 @@ __device__ __forceinline__ void merge_runs_load(const Key* keys, const Value* va
     if (i < count) {
       block.keys[s] = keys[i];
       if constexpr (has_values<Value>) block.values[s] = values[i];
+    }
+  }
+}
+
+// One warp copies count > 0 items (values alongside) from in to out, t/2 at a time: M/2 loads
+// a lane in flight, as the merge fetches. One item a lane at a time left a merge of ties (all
+// of it where every key is equal) waiting on one load after another: warpsort's u32:u32 pairs
+// at 2^24 with every key equal took 3.17 ms against 1.62 now (uniform 1.74; H100,
+// bench/RESULTS.md run 45).
+template <int M, class Key, class Value>
+__device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_values,
+                                                std::int64_t count, Key* out, Value* out_values) {
+  const int lane = threadIdx.x % 32;
+  for (std::int64_t next = 0; next < count; next += 16 * M) {
+    merge_runs_block<Key, Value, M> block;
+    merge_runs_load<M>(in, in_values, count, next, in[0], block);
+#pragma unroll
+    for (int s = 0; s < M / 2; ++s) {
+      const std::int64_t i = next + s * 32 + lane;
+      if (i < count) {
+        out[i] = block.keys[s];
+        if constexpr (has_values<Value>) out_values[i] = block.values[s];
+      }
     }
   }
 }
@@ -145,11 +158,13 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
     const std::int64_t b_low = partition_point(0, b_count, [&](std::int64_t i) { return !cmp(b[i], largest); });
     const std::int64_t a_ties = a_count - a_low, first_tie = a_low + b_low;
     constexpr bool values = detail::has_values<Value>;  // else null: no arithmetic on it
-    detail::merge_runs_copy(a + a_low, values ? a_values + a_low : a_values, a_ties,
-                            out + first_tie, values ? out_values + first_tie : out_values);
-    detail::merge_runs_copy(b + b_low, values ? b_values + b_low : b_values, b_count - b_low,
-                            out + first_tie + a_ties,
-                            values ? out_values + first_tie + a_ties : out_values);
+    if (a_ties > 0)
+      detail::merge_runs_copy<M>(a + a_low, values ? a_values + a_low : a_values, a_ties,
+                                 out + first_tie, values ? out_values + first_tie : out_values);
+    if (b_count > b_low)
+      detail::merge_runs_copy<M>(b + b_low, values ? b_values + b_low : b_values, b_count - b_low,
+                                 out + first_tie + a_ties,
+                                 values ? out_values + first_tie + a_ties : out_values);
     a_count = a_low;
     b_count = b_low;
   }
