@@ -140,6 +140,14 @@ int main(int argc, char** argv) {
         register_width_study<std::uint32_t, std::uint32_t>(n);
       }
     }
+    // Where 4-byte keys' t doubles to 1024 (only they reach it): 1, 5/4, 3/2 and 7/4 of 2^24
+    // to 2^27.
+    for (int e : {24, 25, 26, 27}) {
+      for (int quarters : {4, 5, 6, 7}) {
+        if (e == 24 && quarters == 4) continue;  // 2^24: registered above
+        register_width_study<std::uint32_t, void>(quarters * (std::int64_t(1) << (e - 2)));
+      }
+    }
     for (distribution d : gpusort_test::all_distributions) {
       add<std::uint32_t, void>("dist/warpsort", std::int64_t(1) << 24, d, default_variant{});
       add<std::uint32_t, std::uint32_t>("dist/warpsort", std::int64_t(1) << 24, d,

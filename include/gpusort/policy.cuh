@@ -37,10 +37,11 @@ struct randomized_sample {
 // GPU-Warpsort (Ye et al.). Not stable. Extra memory: one copy of the keys (and values)
 // plus a few hundred kilobytes of step-3 tables.
 struct warpsort {
-  int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 up to 2^20 items,
-                        // 128 at 2^21, then 256; for 4-byte items 512 from 2^23, 1024 from
-                        // 2^27; items of more than 24 bytes at most 128, of more than 48
-                        // bytes 64) or 64, 128, 256, and 512 or 1024 for 4-byte items; others,
+  int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 below 5 * 2^18
+                        // items, 128 from there, 256 from 7 * 2^18; for 4-byte items 512
+                        // from 2^22, 1024 from 3 * 2^22; items of more than 24 bytes at
+                        // most 128, of more than 48 bytes 64) or 64, 128, 256, and 512 or
+                        // 1024 for 4-byte items; others,
                         // and widths whose warp buffer would not fit in 48 KB of shared
                         // memory (items of hundreds of bytes): cudaErrorInvalidValue
 };

@@ -190,9 +190,11 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   CHECK(width_at(u32{}, (std::int64_t(1) << 22) - 1) == 256);
   CHECK(width_u32(22) == 512);
   CHECK(width_at(u64{}, std::int64_t(1) << 22) == 256);
-  CHECK(width_u32(26) == 512);
-  CHECK(width_at(u32{}, (std::int64_t(1) << 27) - 1) == 512);
-  CHECK(width_u32(27) == 1024);
+  // Run 45: 1024 (4-byte keys) from 3/4 of 2^24.
+  CHECK(width_at(u32{}, 3 * (std::int64_t(1) << 22) - 1) == 512);
+  CHECK(width_at(u32{}, 3 * (std::int64_t(1) << 22)) == 1024);
+  CHECK(width_u32(24) == 1024);
+  CHECK(width_at(u64{}, std::int64_t(1) << 24) == 256);
   CHECK(width_u32(28) == 1024);
   CHECK(warpsort_width<u64, no_value>(tuned, std::int64_t(1) << 28) == 256);
   CHECK(warpsort_width<u32, u32>(tuned, std::int64_t(1) << 28) == 256);

@@ -88,9 +88,8 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // 2^28 3.0 % faster, 16-byte keys 2^26 2.3 %, u64 1 %; 32 halves 3-6 % ahead of 16 at
   // 2^27-2^28, 9 % behind at 2^22 (1024 warps).
   // Widths: t >= 64 (the paper's minimum), t/32 items per lane in registers, so at most 256,
-  // or 1024 for 4-byte items (more spills registers). t = 1024 (its merge kernel takes 160
-  // registers a lane: 12 warps an SM, 16 for t = 512) was 3 % and 5 % ahead of 512 at 2^27
-  // and 2^28, 10-13 % behind at 2^24-2^25 (runs 22-23).
+  // or 1024 for 4-byte items (more spills registers; its merge kernel takes 160 registers a
+  // lane: 12 warps an SM, 16 for t = 512).
   static constexpr int max_merge_width = item_bytes <= 4 ? 1024 : 256;
   // From these n on the tuned t is at least `width`: bench_warpsort's width study at 1, 5/4,
   // 3/2 and 7/4 of 2^20 to 2^23 (H100, bench/RESULTS.md run 44; u32, u64 and u32:u32, t
@@ -99,13 +98,14 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // 2^20 to 7/4 of 2^21 (u32 2^21 0.1495 against 0.1624 ms); u32 keys t = 512 within 1.1 % of
   // 256 at 2^22 and 5/4 of it, 4-7 % ahead at 3/2 and 7/4. At 2^20 itself no width leads for
   // every item: u32 keys 256 7 % ahead of 64 and 128 16 % behind it, u64 and u32:u32 128 4 %
-  // ahead, 16-byte keys 64 3 % ahead, so it keeps 64.
+  // ahead, 16-byte keys 64 3 % ahead, so it keeps 64. t = 1024 (4-byte keys) 1.3-6.5 % ahead
+  // of 512 from 3/4 of 2^24 to 2^28 except at 7/4 of 2^24 (1.2 % behind), 1.8-15 % behind
+  // from 2^22 to 5/8 of 2^24 (run 45: the same study up to 7/4 of 2^27).
   static constexpr std::int64_t width_doubles_from(int width) {
-    return width <= 64    ? 0
-           : width == 128 ? 5 * (std::int64_t(1) << 18)
+    return width == 128   ? 5 * (std::int64_t(1) << 18)
            : width == 256 ? 7 * (std::int64_t(1) << 18)
            : width == 512 ? std::int64_t(1) << 22
-                          : std::int64_t(1) << 27;
+                          : 3 * (std::int64_t(1) << 22);
   }
   // The tuned t also keeps a lane's t/32 buffered items within 48 registers' worth of words
   // (16-byte keys with 8-byte values at t = 256, no spills): 64-byte keys at t = 256 took 255
