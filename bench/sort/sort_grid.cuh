@@ -2,10 +2,10 @@
 // policy is registered on them (DESIGN.md §5): uniform u32, u64, u32:u32 pairs and 16-byte
 // keys at 2^10, 2^14, 2^16, 2^20, 2^24 and 2^28 (2^27 for 16-byte keys; 2^14 is the largest
 // n policy::merge sorts in one launch), 64-byte keys at 2^24, u32 and u64 keys also at 2^21 to
-// 2^27 and at the sizes between 2^21 and 2^24 where automatic switches policy, and u32 keys
-// and u32:u32 pairs over every distribution at 2^24. Each policy registers from a translation
-// unit of its own (bench/sort/<policy>.cu), so that the heavy instantiations compile in
-// parallel.
+// 2^27 and at the sizes between 2^21 and 2^24 where automatic switches policy, and every item
+// type but 64-byte keys over every distribution at 2^24. Each policy registers from a
+// translation unit of its own (bench/sort/<policy>.cu), so that the heavy instantiations
+// compile in parallel.
 #pragma once
 
 #include "common/harness.cuh"
@@ -64,11 +64,14 @@ void for_each_sort_input(Visitor&& visit) {
     visit.template apply<std::uint32_t, void, gpusort::less>(n, distribution::uniform);
     visit.template apply<std::uint64_t, void, gpusort::less>(n, distribution::uniform);
   }
-  // Pairs too: where keys tie, the values are what tells the items apart.
+  // Every item type of the grid: where keys tie, pairs' values and 16-byte keys' other words
+  // are what tells the items apart.
   for (distribution d : gpusort_test::all_distributions) {
     if (d == distribution::uniform) continue;
     visit.template apply<std::uint32_t, void, gpusort::less>(std::int64_t(1) << 24, d);
+    visit.template apply<std::uint64_t, void, gpusort::less>(std::int64_t(1) << 24, d);
     visit.template apply<std::uint32_t, std::uint32_t, gpusort::less>(std::int64_t(1) << 24, d);
+    visit.template apply<key16, void, key16_less>(std::int64_t(1) << 24, d);
   }
 }
 
