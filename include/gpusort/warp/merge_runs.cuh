@@ -81,7 +81,12 @@ __device__ __forceinline__ void merge_runs_load(const Key* keys, const Value* va
 // a lane in flight, as the merge fetches. One item a lane at a time left a merge of ties (all
 // of it where every key is equal) waiting on one load after another: warpsort's u32:u32 pairs
 // at 2^24 with every key equal took 3.17 ms against 1.62 now (uniform 1.74; H100,
-// bench/RESULTS.md run 45).
+// bench/RESULTS.md run 45). The cost: the merge kernels of 8-byte pairs at t = 256 take 105
+// to 120 registers instead of 96 (one 110), 4 blocks an SM instead of 5, and uniform u32:u32
+// at 2^28 is 4 % slower (31.05 -> 32.3 ms). Measured no better: 4 loads a lane at constant
+// offsets, the old loop for up to 32 items, the old loop unrolled through restrict pointers,
+// 5 blocks an SM forced by launch bounds (spills). Two rows of 32 at a time keep step 2's
+// kernels at 96 registers; not yet timed (run 45).
 template <int M, class Key, class Value>
 __device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_values,
                                                 std::int64_t count, Key* out, Value* out_values) {
