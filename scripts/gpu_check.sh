@@ -36,7 +36,8 @@ SANITIZE_TOOLS=(memcheck racecheck)   # synccheck too where a change adds barrie
 # bench_warpsort, bench_multi_gpu) run when named in GPU_CHECK_BENCHES.
 BENCHES=(bench_sort)
 # --benchmark_filter regex; the default: every policy and CUB at the issues' sizes, and 64-byte
-# keys (30 s); "." runs bench_sort's whole grid (about 150 s, more than one call leaves).
+# keys (30 s); "." runs bench_sort's whole grid (about 150 s, and since run 45's rows of
+# u64, u32:u32 and 16-byte keys on every distribution about 90 s more: a call of its own).
 BENCH_FILTER="${GPU_CHECK_BENCH_FILTER:-^(gpusort_[a-z_]+|cub_merge|cub_radix)/((u32|u64|u32:u32)/uniform/n:2\^(24|28)|key64/uniform/n:2\^24)/}"
 BENCH_MIN_TIME="${GPU_CHECK_BENCH_MIN_TIME:-0.05}" # seconds; a plain number suits Benchmark 1.7 and 1.8
 CTEST_JOBS="${GPU_CHECK_CTEST_JOBS:-8}"

@@ -41,9 +41,9 @@ struct warpsort {
                         // items, 128 from there, 256 from 7 * 2^18; for 4-byte items 512
                         // from 2^22, 1024 from 3 * 2^22; items of more than 24 bytes at
                         // most 128, of more than 48 bytes 64) or 64, 128, 256, and 512 or
-                        // 1024 for 4-byte items; others,
-                        // and widths whose warp buffer would not fit in 48 KB of shared
-                        // memory (items of hundreds of bytes): cudaErrorInvalidValue
+                        // 1024 for 4-byte items; others, and widths whose warp buffer would
+                        // not fit in 48 KB of shared memory (items of hundreds of bytes):
+                        // cudaErrorInvalidValue
 };
 
 // Merge sort with bitonic merge networks (Satish et al.). Stable. Extra memory: one copy
