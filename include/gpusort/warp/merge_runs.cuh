@@ -38,6 +38,8 @@
 #include <gpusort/warp/partition_point.cuh>
 #include <gpusort/warp/shared_bitonic_merge.cuh>
 
+#include <cuda_pipeline.h>
+
 #include <cstdint>
 
 namespace gpusort {
@@ -77,31 +79,56 @@ __device__ __forceinline__ void merge_runs_load(const Key* keys, const Value* va
   }
 }
 
-// One warp copies count > 0 items (values alongside) from in to out, t/2 at a time: M/2 loads
-// a lane in flight, as the merge fetches. One item a lane at a time left a merge of ties (all
-// of it where every key is equal) waiting on one load after another: warpsort's u32:u32 pairs
-// at 2^24 with every key equal took 3.17 ms against 1.62 now (uniform 1.74; H100,
-// bench/RESULTS.md run 45). The cost: the merge kernels of 8-byte pairs at t = 256 take 105
-// to 120 registers instead of 96 (one 110), 4 blocks an SM instead of 5, and uniform u32:u32
-// at 2^28 is 4 % slower (31.05 -> 32.3 ms). Measured no better: 4 loads a lane at constant
-// offsets, the old loop for up to 32 items, the old loop unrolled through restrict pointers,
-// 5 blocks an SM forced by launch bounds (spills). Two rows of 32 at a time keep step 2's
-// kernels at 96 registers and uniform 2^28 within 1 %, but keep two thirds of the gain on
-// repeated keys (all equal 2.16 ms; run 46). ptxas gives 108 registers to a noinline copy, 126
-// to the copy made after the merge.
+// Whether cp.async can stage a T in a buffer's planes, a 4-byte word at a time.
+template <class T>
+constexpr bool stageable = !has_values<T> || (sizeof(T) % 4 == 0 && alignof(T) >= 4);
+
+// Starts copying in[j] into slot j of buffer (a stageable T), word by word.
+template <class T, int M>
+__device__ __forceinline__ void merge_runs_stage(const T* in, int j, warp::bitonic_buffer<T, M>& buffer) {
+  const char* words = reinterpret_cast<const char*>(in + j);
+#pragma unroll
+  for (int k = 0; k < warp::bitonic_buffer_words<T>; ++k)
+    __pipeline_memcpy_async(&buffer.planes[k][j], words + 4 * k, 4);
+}
+
+// One warp copies count > 0 items (values alongside) from in to out, through its merge
+// buffer t at a time. One item a lane at a time left a merge of ties (all of it where every
+// key is equal) waiting on one load after another: warpsort's u32:u32 pairs at 2^24 with
+// every key equal took 3.17 ms against 1.74 uniform (H100, bench/RESULTS.md run 45). Loads
+// into registers, t/2 at a time, took it to 1.62 but the merge kernels of 8-byte pairs from
+// 96 registers to 105-120 (uniform u32:u32 at 2^28 4 % slower); two rows at a time kept 96
+// and two thirds of the gain. cp.async has a step's loads in flight without holding them in
+// registers: 1.58 ms, step 2's merge kernels at 96 registers, uniform u32:u32 at 2^28 within
+// 0.4 % of the one-a-lane copy's time (run 46). Items cp.async cannot stage (sizes that are
+// not whole 4-byte words) go one a lane at a time.
 template <int M, class Key, class Value>
 __device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_values,
-                                                std::int64_t count, Key* out, Value* out_values) {
+                                                std::int64_t count, Key* out, Value* out_values,
+                                                warp::merge_runs_storage<Key, Value, M>& s) {
+  constexpr int t = 32 * M;
   const int lane = threadIdx.x % 32;
-  for (std::int64_t next = 0; next < count; next += 16 * M) {
-    merge_runs_block<Key, Value, M> block;
-    merge_runs_load<M>(in, in_values, count, next, in[0], block);
-#pragma unroll
-    for (int s = 0; s < M / 2; ++s) {
-      const std::int64_t i = next + s * 32 + lane;
-      if (i < count) {
-        out[i] = block.keys[s];
-        if constexpr (has_values<Value>) out_values[i] = block.values[s];
+  if constexpr (!stageable<Key> || !stageable<Value>) {
+    for (std::int64_t i = lane; i < count; i += 32) {
+      out[i] = in[i];
+      if constexpr (has_values<Value>) out_values[i] = in_values[i];
+    }
+  } else {
+    for (std::int64_t next = 0; next < count; next += t) {
+      const int items = count - next < t ? static_cast<int>(count - next) : t;
+      __syncwarp();  // the buffer may still be being read
+#pragma unroll 1
+      for (int j = lane; j < items; j += 32) {
+        merge_runs_stage(in + next, j, s.keys);
+        if constexpr (has_values<Value>) merge_runs_stage(in_values + next, j, s.values);
+      }
+      __pipeline_commit();
+      __pipeline_wait_prior(0);
+      __syncwarp();
+#pragma unroll 1
+      for (int j = lane; j < items; j += 32) {
+        out[next + j] = s.keys.load_slot(j);
+        if constexpr (has_values<Value>) out_values[next + j] = s.values.load_slot(j);
       }
     }
   }
@@ -167,11 +194,11 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
     constexpr bool values = detail::has_values<Value>;  // else null: no arithmetic on it
     if (a_ties > 0)
       detail::merge_runs_copy<M>(a + a_low, values ? a_values + a_low : a_values, a_ties,
-                                 out + first_tie, values ? out_values + first_tie : out_values);
+                                 out + first_tie, values ? out_values + first_tie : out_values, storage);
     if (b_count > b_low)
       detail::merge_runs_copy<M>(b + b_low, values ? b_values + b_low : b_values, b_count - b_low,
                                  out + first_tie + a_ties,
-                                 values ? out_values + first_tie + a_ties : out_values);
+                                 values ? out_values + first_tie + a_ties : out_values, storage);
     a_count = a_low;
     b_count = b_low;
   }
