@@ -376,6 +376,7 @@ TEST_CASE("warp::merge_runs merges two sorted runs", "[warp][sanitize]") {
   run_merge_runs<2, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<2>(), distinct);
   run_merge_runs<4, std::uint32_t, std::uint32_t>(gpusort::greater{}, awkward_lengths<4>(), distinct);
   run_merge_runs<8, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<8>(), distinct);
+  run_merge_runs<8, std::uint32_t, std::uint32_t>(gpusort::less{}, awkward_lengths<8>(), distinct);  // warpsort's pairs
   run_merge_runs<8, float, std::uint64_t>(gpusort::total_less{}, awkward_lengths<8>(), distinct);
   run_merge_runs<4, key16, value16>(key16_less{}, awkward_lengths<4>(), distinct);
   run_merge_runs<2, key12, std::uint32_t>(key12_less{}, awkward_lengths<2>(), distinct);

@@ -116,15 +116,14 @@ __device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_v
   } else {
     for (std::int64_t next = 0; next < count; next += t) {
       const int items = count - next < t ? static_cast<int>(count - next) : t;
-      __syncwarp();  // the buffer may still be being read
+      __syncwarp();  // other lanes may still be reading the buffer (a merge's output before)
 #pragma unroll 1
       for (int j = lane; j < items; j += 32) {
         merge_runs_stage(in + next, j, s.keys);
         if constexpr (has_values<Value>) merge_runs_stage(in_values + next, j, s.values);
       }
       __pipeline_commit();
-      __pipeline_wait_prior(0);
-      __syncwarp();
+      __pipeline_wait_prior(0);  // a lane reads back only the slots it staged itself
 #pragma unroll 1
       for (int j = lane; j < items; j += 32) {
         out[next + j] = s.keys.load_slot(j);
