@@ -292,9 +292,18 @@ struct rs_partition_storage {
   Key keys[CHUNK];
   padded_buffer<Value, CHUNK> values;
   unsigned short ids[CHUNK];
+  // The ranked scatter's counts per warp and bucket, + a column for the chunk's absent slots;
+  // also seen as words of two neighbouring columns, and as 16-byte vectors, so that a row
+  // is cleared and the columns summed with a half or less of the shared-memory accesses.
+  // With the chunk advanced in one sweep (rs_advance_chunk), H100 (run 48): u32:u32 1.0-1.8 %
+  // faster from 2^20 to 2^28, u64:u64 1.4-1.6 %, f32:u32 1.3 %.
+  static constexpr int count_columns = nb + 1;
+  static_assert(count_columns % 8 == 0, "a row of counts is a whole number of 16-byte vectors");
   union {
-    unsigned short warp_counts[RANKED ? warps : 1][nb + 1];  // + a column for the chunk's absent slots
-    std::int64_t chunk_base[nb + 1];                         // order-free scatter: base - start
+    unsigned short warp_counts[RANKED ? warps : 1][count_columns];
+    unsigned warp_count_pairs[RANKED ? warps : 1][count_columns / 2];
+    uint4 warp_count_vectors[RANKED ? warps : 1][count_columns / 8];
+    std::int64_t chunk_base[nb + 1];  // order-free scatter: base - start
   };
   int total[nb + 1];
   int start[nb + 1];
@@ -466,11 +475,14 @@ __device__ __forceinline__ void rs_rank_order_free(const int (&bucket)[ITEMS], i
     rank[r] = bucket[r] < Storage::nb ? atomicAdd(&s.total[bucket[r]], 1) : 0;
 }
 
-// Order-free: the chunk's bucket starts (s.start), where slot i of the staged chunk goes in
-// the output (s.chunk_base[b] + i), the bases advanced past the chunk and the counts zeroed
-// for the next chunk, all in one sweep over the columns. The whole block.
-template <int THREADS, class Storage>
-__device__ __forceinline__ void rs_advance_order_free(Storage& s) {
+// From the chunk's bucket counts (s.total): its bucket starts (s.start, and s.start[nb] =
+// the items it places), the bases advanced past the chunk, and the counts zeroed for the
+// next chunk (the order-free ranks add to them), all in one sweep over the columns. Slot i
+// of bucket b of the staged chunk then goes to s.base[b] - s.start[b + 1] + i; the
+// order-free scatter, which holds no counts per warp, keeps that base in s.chunk_base. The
+// whole block.
+template <int THREADS, bool CHUNK_BASE, class Storage>
+__device__ __forceinline__ void rs_advance_chunk(Storage& s) {
   constexpr int nb = Storage::nb;
   constexpr int per_thread = (nb + 1 + THREADS - 1) / THREADS;
   int count[per_thread], start[per_thread];
@@ -485,9 +497,11 @@ __device__ __forceinline__ void rs_advance_order_free(Storage& s) {
     const int j = static_cast<int>(threadIdx.x) * per_thread + r;
     if (j < nb) {
       s.start[j] = start[r];
-      s.chunk_base[j] = s.base[j] - start[r];
+      if constexpr (CHUNK_BASE) s.chunk_base[j] = s.base[j] - start[r];
       s.base[j] += count[r];
       s.total[j] = 0;
+    } else if (j == nb) {
+      s.start[j] = start[r];
     }
   }
   __syncthreads();
@@ -559,7 +573,7 @@ __device__ void rs_scatter_order_free(
         placed[round][r] = static_cast<unsigned>(bucket[r]) << 16 | static_cast<unsigned>(rank[r]);
     }
     __syncthreads();
-    rs_advance_order_free<THREADS>(s);
+    rs_advance_chunk<THREADS, true>(s);
 #pragma unroll
     for (int round = 0; round < ROUNDS; ++round) {
 #pragma unroll
@@ -600,12 +614,13 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
     constexpr int nb = (1 << (LOG_K + 1)) - 1;
     constexpr int warps = THREADS / 32;
     constexpr int chunk = THREADS * ITEMS;
+    static_assert(chunk <= 0xffff, "a column's count fits half a word");
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int warp = static_cast<int>(threadIdx.x) / 32;
     const unsigned lanes_below = (1u << lane) - 1u;
     for (std::int64_t offset = 0; offset < count; offset += chunk) {
       const int valid = static_cast<int>(count - offset < chunk ? count - offset : chunk);
-      for (int j = lane; j <= nb; j += 32) s.warp_counts[warp][j] = 0;
+      for (int j = lane; j < s.count_columns / 8; j += 32) s.warp_count_vectors[warp][j] = uint4{0, 0, 0, 0};
       __syncwarp();
       Key items[ITEMS];
       Value item_values[ITEMS];
@@ -644,18 +659,21 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
         rank[r] = before + __popc(peers & lanes_below);
       }
       __syncthreads();
-      for (int j = threadIdx.x; j <= nb; j += THREADS) {
-        int run = 0;
+      // Two columns a word: a column's sum is at most the chunk (< 2^16), so the low half
+      // never carries into the high one.
+      for (int p = threadIdx.x; p < s.count_columns / 2; p += THREADS) {
+        unsigned run = 0;
 #pragma unroll
         for (int w = 0; w < warps; ++w) {
-          const int t = s.warp_counts[w][j];
-          s.warp_counts[w][j] = static_cast<unsigned short>(run);
+          const unsigned t = s.warp_count_pairs[w][p];
+          s.warp_count_pairs[w][p] = run;
           run += t;
         }
-        s.total[j] = j < nb ? run : 0;
+        s.total[2 * p] = static_cast<int>(run & 0xffffu);
+        s.total[2 * p + 1] = 2 * p + 1 < nb ? static_cast<int>(run >> 16) : 0;
       }
       __syncthreads();
-      rs_scan_buckets<THREADS, nb>(s.total, s.start, s.scan);
+      rs_advance_chunk<THREADS, false>(s);
 #pragma unroll
       for (int r = 0; r < ITEMS; ++r)
         if (bucket[r] < nb) rank[r] += s.warp_counts[warp][bucket[r]];
@@ -669,12 +687,11 @@ __device__ void rs_scatter(const Key* keys, const Value* values, std::int64_t co
         }
       }
       __syncthreads();
+      // The next chunk's first barrier comes before anything read here is rewritten.
       rs_write_staged<THREADS>(s, valid, keys_out, values_out,
-                               [&s](int b, int i) { return s.base[b] + (i - s.start[b]); });
-      __syncthreads();
-      for (int j = threadIdx.x; j < nb; j += THREADS) s.base[j] += s.total[j];
-      __syncthreads();
+                               [&s](int b, int i) { return s.base[b] - s.start[b + 1] + i; });
     }
+    __syncthreads();  // the caller may set the next tile's bases
   }
 }
 
