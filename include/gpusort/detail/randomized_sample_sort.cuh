@@ -295,8 +295,8 @@ struct rs_partition_storage {
   // The ranked scatter's counts per warp and bucket, + a column for the chunk's absent slots;
   // also seen as words of two neighbouring columns, and as 16-byte vectors, so that a row
   // is cleared and the columns summed with a half or less of the shared-memory accesses.
-  // With the chunk advanced in one sweep (rs_advance_chunk), H100 (run 48): u32:u32 1.0-1.8 %
-  // faster from 2^20 to 2^28, u64:u64 1.4-1.6 %, f32:u32 1.3 %.
+  // With the chunk advanced in one sweep (rs_advance_chunk), H100 (run 48): u32:u32 0.6-2.0 %
+  // faster from 2^22 to 2^28, u64:u64 1.4-1.6 %, f32:u32 1.3 %.
   static constexpr int count_columns = nb + 1;
   static_assert(count_columns % 8 == 0, "a row of counts is a whole number of 16-byte vectors");
   union {
