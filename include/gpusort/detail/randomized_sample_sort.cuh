@@ -476,12 +476,12 @@ __device__ __forceinline__ void rs_rank_order_free(const int (&bucket)[ITEMS], i
 }
 
 // From the chunk's bucket counts (s.total): its bucket starts (s.start, and s.start[nb] =
-// the items it places), the bases advanced past the chunk, and the counts zeroed for the
-// next chunk (the order-free ranks add to them), all in one sweep over the columns. Slot i
-// of bucket b of the staged chunk then goes to s.base[b] - s.start[b + 1] + i; the
-// order-free scatter, which holds no counts per warp, keeps that base in s.chunk_base. The
-// whole block.
-template <int THREADS, bool CHUNK_BASE, class Storage>
+// the items it places) and the bases advanced past the chunk, in one sweep over the
+// columns. Slot i of bucket b of the staged chunk then goes to s.base[b] - s.start[b + 1] + i.
+// ORDER_FREE: the scatter that holds no counts per warp keeps that base in s.chunk_base,
+// and its counts are zeroed for the next chunk (its ranks add to them; the ranked scatter
+// writes every count afresh). The whole block.
+template <int THREADS, bool ORDER_FREE, class Storage>
 __device__ __forceinline__ void rs_advance_chunk(Storage& s) {
   constexpr int nb = Storage::nb;
   constexpr int per_thread = (nb + 1 + THREADS - 1) / THREADS;
@@ -497,9 +497,11 @@ __device__ __forceinline__ void rs_advance_chunk(Storage& s) {
     const int j = static_cast<int>(threadIdx.x) * per_thread + r;
     if (j < nb) {
       s.start[j] = start[r];
-      if constexpr (CHUNK_BASE) s.chunk_base[j] = s.base[j] - start[r];
+      if constexpr (ORDER_FREE) {
+        s.chunk_base[j] = s.base[j] - start[r];
+        s.total[j] = 0;
+      }
       s.base[j] += count[r];
-      s.total[j] = 0;
     } else if (j == nb) {
       s.start[j] = start[r];
     }

@@ -79,19 +79,6 @@ __device__ __forceinline__ void merge_runs_load(const Key* keys, const Value* va
   }
 }
 
-// Whether cp.async can stage a T in a buffer's planes, a 4-byte word at a time.
-template <class T>
-constexpr bool stageable = !has_values<T> || (sizeof(T) % 4 == 0 && alignof(T) >= 4);
-
-// Starts copying in[j] into slot j of buffer (a stageable T), word by word.
-template <class T, int M>
-__device__ __forceinline__ void merge_runs_stage(const T* in, int j, warp::bitonic_buffer<T, M>& buffer) {
-  const char* words = reinterpret_cast<const char*>(in + j);
-#pragma unroll
-  for (int k = 0; k < warp::bitonic_buffer_words<T>; ++k)
-    __pipeline_memcpy_async(&buffer.planes[k][j], words + 4 * k, 4);
-}
-
 // One warp copies count > 0 items (values alongside) from in to out, through its merge
 // buffer t at a time. One item a lane at a time left a merge of ties (all of it where every
 // key is equal) waiting on one load after another: warpsort's u32:u32 pairs at 2^24 with
@@ -108,7 +95,7 @@ __device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_v
                                                 warp::merge_runs_storage<Key, Value, M>& s) {
   constexpr int t = 32 * M;
   const int lane = threadIdx.x % 32;
-  if constexpr (!stageable<Key> || !stageable<Value>) {
+  if constexpr (!warp::bitonic_buffer<Key, M>::stageable || !warp::bitonic_buffer<Value, M>::stageable) {
     for (std::int64_t i = lane; i < count; i += 32) {
       out[i] = in[i];
       if constexpr (has_values<Value>) out_values[i] = in_values[i];
@@ -119,8 +106,8 @@ __device__ __forceinline__ void merge_runs_copy(const Key* in, const Value* in_v
       __syncwarp();  // other lanes may still be reading the buffer (a merge's output before)
 #pragma unroll 1
       for (int j = lane; j < items; j += 32) {
-        merge_runs_stage(in + next, j, s.keys);
-        if constexpr (has_values<Value>) merge_runs_stage(in_values + next, j, s.values);
+        s.keys.stage_slot(j, in + next + j);
+        if constexpr (has_values<Value>) s.values.stage_slot(j, in_values + next + j);
       }
       __pipeline_commit();
       __pipeline_wait_prior(0);  // a lane reads back only the slots it staged itself

@@ -38,6 +38,8 @@
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/thread/sorting_network.cuh>
 
+#include <cuda_pipeline.h>
+
 #include <cstring>
 
 namespace gpusort {
@@ -125,6 +127,17 @@ struct bitonic_buffer {
   __device__ __forceinline__ T load(int i) const { return load_slot(windows::slot(i)); }
   __device__ __forceinline__ void store(int i, const T& item) { store_slot(windows::slot(i), item); }
   __device__ __forceinline__ T operator[](int i) const { return load(i); }
+
+  // Whether stage_slot can copy a T: cp.async moves whole, aligned 4-byte words.
+  static constexpr bool stageable = sizeof(T) % 4 == 0 && alignof(T) >= 4;
+  // Starts copying *from into slot s by cp.async, without holding it in registers; it is
+  // there for this lane after __pipeline_commit and __pipeline_wait_prior.
+  __device__ __forceinline__ void stage_slot(int s, const T* from) {
+    static_assert(stageable, "cp.async copies whole 4-byte words");
+    const char* bytes = reinterpret_cast<const char*>(from);
+#pragma unroll
+    for (int k = 0; k < words; ++k) __pipeline_memcpy_async(&planes[k][s], bytes + 4 * k, 4);
+  }
 };
 
 template <int M, int ITEMS>
@@ -133,6 +146,8 @@ struct bitonic_buffer<detail::no_value, M, ITEMS> {
   __device__ __forceinline__ void store_slot(int, detail::no_value) {}
   __device__ __forceinline__ detail::no_value load(int) const { return {}; }
   __device__ __forceinline__ void store(int, detail::no_value) {}
+  static constexpr bool stageable = true;
+  __device__ __forceinline__ void stage_slot(int, const detail::no_value*) {}
 };
 
 // Sorts every block of 2^BITS items (values moving with their keys): the whole buffer
