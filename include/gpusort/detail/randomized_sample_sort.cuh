@@ -297,6 +297,9 @@ struct rs_partition_storage {
   // is cleared and the columns summed with a half or less of the shared-memory accesses.
   // With the chunk advanced in one sweep (rs_advance_chunk), H100 (run 48): u32:u32 0.6-2.0 %
   // faster from 2^22 to 2^28, u64:u64 1.4-1.6 %, f32:u32 1.3 %.
+  // Those views read a member other than the one last written. Every access names the
+  // union's member (no pointer cast), the punning GNU C++ defines; cub::BlockRadixRank sums
+  // its 16-bit digit counters as packed words through a union the same way.
   static constexpr int count_columns = nb + 1;
   static_assert(count_columns % 8 == 0, "a row of counts is a whole number of 16-byte vectors");
   union {
