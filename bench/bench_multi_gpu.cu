@@ -9,7 +9,8 @@
 // several GPUs; on one GPU 2^28 and 2^27, the shards then sharing that GPU (copies between
 // them are device copies, so the swap figures are not interconnect figures there).
 // The sorts synchronize, so a run's time is host time around the call (input restored from
-// a pristine copy outside it). Each result is checked: every shard sorted, shards in order.
+// a pristine copy outside it). The devices' default memory pools keep their memory between
+// sorts (keep_default_pools says why; GPUSORT_BENCH_RELEASE_POOLS=1 measures without). Each result is checked: every shard sorted, shards in order.
 #include <benchmark/benchmark.h>
 
 #include "common/harness.cuh"
@@ -22,6 +23,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -210,8 +212,9 @@ void bench_single(benchmark::State& state, std::int64_t n) {
                                  });
 }
 
+// every_split: the shard counts below the number of GPUs too (2, 4, ... of them).
 template <class Key>
-void register_key(std::int64_t n) {
+void register_key(std::int64_t n, bool every_split = true) {
   const int devices = device_count();
   const std::string suffix = std::string("/") + gpusort_bench::type_name<Key>() + "/n:" +
                              gpusort_bench::size_name(n);
@@ -222,7 +225,7 @@ void register_key(std::int64_t n) {
   // Shard counts: every GPU, and on one GPU 2 and 4 shards sharing it (stage logic figures).
   std::vector<int> shard_counts;
   if (devices > 1) {
-    for (int g = 2; g < devices; g *= 2) shard_counts.push_back(g);
+    for (int g = 2; g < devices && every_split; g *= 2) shard_counts.push_back(g);
     shard_counts.push_back(devices);
   } else {
     shard_counts = {1, 2, 4};
@@ -239,6 +242,26 @@ void register_key(std::int64_t n) {
 #endif
 }
 
+// The sorts take their buffers with cudaMallocAsync from each device's default pool, which
+// by default hands its memory back to the driver at every synchronization: each sort then
+// maps (and unmaps) a shard-sized buffer and the local sort's temp storage on every GPU anew.
+// A caller that sorts repeatedly keeps it by raising the pools' release threshold, as done
+// here so that the multi-GPU rows, like the single-GPU baseline (whose temp storage is taken
+// outside the timed region), time the sort and not the mapping. GPUSORT_BENCH_RELEASE_POOLS=1
+// leaves the pools at their default, to measure that cost.
+bool keep_default_pools(int devices) {
+  const char* release = std::getenv("GPUSORT_BENCH_RELEASE_POOLS");
+  if (release != nullptr && std::string(release) == "1") return false;
+  for (int d = 0; d < devices; ++d) {
+    cudaMemPool_t pool = nullptr;
+    std::uint64_t keep = ~std::uint64_t(0);
+    gpusort_test::throw_on_cuda_error(cudaDeviceGetDefaultMemPool(&pool, d), "default pool");
+    gpusort_test::throw_on_cuda_error(
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "release threshold");
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -246,6 +269,13 @@ int main(int argc, char** argv) {
     const int devices = device_count();
     if (devices == 0) return;
     benchmark::AddCustomContext("gpus", std::to_string(devices));
+    benchmark::AddCustomContext("pools_kept", keep_default_pools(devices) ? "yes" : "no");
+    // GPUSORT_BENCH_MULTI_LOG2N=e: u32 keys alone, 2^e of them over every GPU (and the
+    // single-GPU row, which fails where one GPU cannot hold the keys and the sort's storage).
+    if (const char* log2n = std::getenv("GPUSORT_BENCH_MULTI_LOG2N")) {
+      register_key<std::uint32_t>(std::int64_t(1) << std::atoi(log2n), false);
+      return;
+    }
     const bool several = devices > 1;
     register_key<std::uint32_t>(several ? std::int64_t(1) << 31 : std::int64_t(1) << 28);
     register_key<std::uint64_t>(several ? std::int64_t(1) << 30 : std::int64_t(1) << 27);

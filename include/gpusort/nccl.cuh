@@ -13,8 +13,9 @@
 // the communicator's); cmp a strict weak ordering callable in device code; every rank calls
 // with the same Key, Value and Compare.
 // Memory per rank: a shard-sized buffer plus small scratch, cudaMallocAsync on `stream`,
-// given back on every path. Synchronous: the sort synchronizes `stream` between steps and
-// returns when it is complete.
+// given back on every path (from the device's current pool: keep its memory between sorts
+// by raising cudaMemPoolAttrReleaseThreshold, as multi_gpu.cuh says). Synchronous: the sort
+// synchronizes `stream` between steps and returns when it is complete.
 //
 // Errors: a null communicator, count < 0 or a null array with count > 0 on ANY rank: every
 // rank returns ncclInvalidArgument before any work (the ranks agree through one allgather of
