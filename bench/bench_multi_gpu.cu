@@ -10,7 +10,8 @@
 // them are device copies, so the swap figures are not interconnect figures there).
 // The sorts synchronize, so a run's time is host time around the call (input restored from
 // a pristine copy outside it). The devices' default memory pools keep their memory between
-// sorts (keep_default_pools says why; GPUSORT_BENCH_RELEASE_POOLS=1 measures without). Each result is checked: every shard sorted, shards in order.
+// sorts (keep_default_pools says why; GPUSORT_BENCH_RELEASE_POOLS=1 measures without).
+// Each result is checked: every shard sorted, shards in order.
 #include <benchmark/benchmark.h>
 
 #include "common/harness.cuh"
@@ -287,8 +288,8 @@ int main(int argc, char** argv) {
     if (devices == 0) return;
     benchmark::AddCustomContext("gpus", std::to_string(devices));
     benchmark::AddCustomContext("pools_kept", keep_default_pools(devices) ? "yes" : "no");
-    // GPUSORT_BENCH_MULTI_LOG2N=e: u32 keys alone, 2^e of them over every GPU (and the
-    // single-GPU row, which fails where one GPU cannot hold the keys and the sort's storage).
+    // GPUSORT_BENCH_MULTI_LOG2N=e: u32 keys alone, 2^e of them over every GPU (and on GPU 0
+    // alone where it holds them: register_key).
     if (const char* log2n = std::getenv("GPUSORT_BENCH_MULTI_LOG2N")) {
       register_key<std::uint32_t>(std::int64_t(1) << std::atoi(log2n), false);
       return;
