@@ -400,9 +400,12 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
 }
 
 // The four-way passes' shape (detail/four_way_merge.cuh): the two-way passes' items a thread,
-// 512 threads where that tile still fits static shared memory (4-byte keys), else 256. Every
+// 512 threads where that tile fits 48 KB of shared memory (4-byte keys), else 256. Every
 // tile costs a co-rank search that the two-way passes do not make (four runs), so the larger
 // tile is the cheaper pass (u32 2^28: 15.75 against 16.69 ms, H100, bench/RESULTS.md run 26).
+// Larger tiles would fit the pass's dynamic shared memory but are slower (H200, run 51, at
+// 2^26-2^28): 1024 threads for u32 keys 22-24 %, 512 for u64 keys 3-6 %, u32:u32 pairs 6-8 %
+// and 16-byte keys 33-37 %.
 template <class Key, class Value>
 struct four_way_tuning {
   static constexpr int items = merge_tuning<Key, Value>::merge_items;
