@@ -20,16 +20,17 @@ const ds_policy default_policy{};
 // Few samples per tile: more levels, so the recursion is exercised at moderate sizes.
 const ds_policy few_samples{16, 0};
 
-// Sorts n u32 keys of distribution d and checks, for every level of the plan, that the
+// Sorts n keys of distribution d and checks, for every level of the plan, that the
 // buckets it made partition the array in order and that none exceeds the plan's bound.
-void check_bucket_bound(const ds_policy& policy, distribution d, std::int64_t n) {
-  using setup_type = gpusort::detail::deterministic_sample_setup<std::uint32_t, no_value>;
+template <class Key = std::uint32_t, class Compare = gpusort::less>
+void check_bucket_bound(const ds_policy& policy, distribution d, std::int64_t n, Compare cmp = {}) {
+  using setup_type = gpusort::detail::deterministic_sample_setup<Key, no_value>;
   INFO("distribution " << name(d) << ", n = " << n << ", s = " << policy.samples_per_tile);
   setup_type setup;
   REQUIRE(setup_type::make(policy, n, setup) == cudaSuccess);
   const auto& plan = setup.plan;
   REQUIRE(plan.levels >= 1);
-  device_buffer<std::uint32_t> keys(n);
+  device_buffer<Key> keys(n);
   device_buffer<char> temp(static_cast<std::int64_t>(setup.layout.total));
   for (int level = 0; level < plan.levels; ++level) {
     INFO("level " << level << " of " << plan.levels);
@@ -37,8 +38,8 @@ void check_bucket_bound(const ds_policy& policy, distribution d, std::int64_t n)
     const std::int64_t entries = plan.segments[level + 1] + 1;
     device_buffer<std::int64_t> buckets(entries);
     REQUIRE(gpusort::detail::deterministic_sample_sort(
-                policy, temp.data(), keys.data(), static_cast<no_value*>(nullptr), n,
-                gpusort::less{}, 0, gpusort::detail::deterministic_sample_stop_after::bucket_sort,
+                policy, temp.data(), keys.data(), static_cast<no_value*>(nullptr), n, cmp, 0,
+                gpusort::detail::deterministic_sample_stop_after::bucket_sort,
                 buckets.data(), level) == cudaSuccess);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const std::vector<std::int64_t> b = buckets.to_host();
@@ -53,7 +54,7 @@ void check_bucket_bound(const ds_policy& policy, distribution d, std::int64_t n)
     CHECK(ordered);
     INFO("largest bucket " << largest << ", bound " << plan.bound[level + 1]);
     CHECK(largest <= plan.bound[level + 1]);
-    REQUIRE(device_check_sorted(keys.data(), n, gpusort::less{}));
+    REQUIRE(device_check_sorted(keys.data(), n, cmp));
   }
 }
 
@@ -123,6 +124,18 @@ TEST_CASE("deterministic_sample: buckets stay within 2n/s on every distribution"
   check_bucket_bound(ds_policy{64, tuning::tile}, dist, 3000017);
 }
 
+// 8-byte integer keys sort their samples as (key, position) pairs (deterministic_sample_
+// pair_table), the table's rows without a tile under the largest key of the comparator.
+TEST_CASE("deterministic_sample: 8-byte integer keys, whose samples sort as pairs, on every distribution",
+          "[deterministic_sample]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  check_bucket_bound<std::uint64_t>(default_policy, dist, std::int64_t(1) << 20);
+  check_bucket_bound<std::int64_t>(few_samples, dist, 999983, gpusort::greater{});
+  const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), std::int64_t(999983));
+  check_sort<ds_policy, std::uint64_t, no_value>(default_policy, {dist, n}, gpusort::less{}, false);
+  check_sort<ds_policy, std::int64_t, std::uint32_t>(few_samples, {dist, n}, gpusort::greater{}, false);
+}
+
 TEST_CASE("deterministic_sample: pairs on every distribution", "[deterministic_sample]") {
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
   const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(65537), std::int64_t(1) << 20);
@@ -171,6 +184,8 @@ TEST_CASE("deterministic_sample: 2^28 keys and pairs", "[deterministic_sample][l
   check_sort<ds_policy, std::uint32_t, std::uint32_t>(
       default_policy, {distribution::few_distinct_17, n}, gpusort::less{}, false);
   check_bucket_bound(default_policy, distribution::all_equal, n);
+  check_sort<ds_policy, std::uint64_t, no_value>(default_policy, {distribution::uniform, n},
+                                                 gpusort::less{}, false);
 }
 
 TEST_CASE("deterministic_sample: too little temp storage leaves the keys untouched",

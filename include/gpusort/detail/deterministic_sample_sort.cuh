@@ -8,13 +8,15 @@
 //       while the sorted tile is still in the write-back buffer, takes its s regular samples
 //       (block::regular_sample_index) as (key, position) items into a fixed m×s sample table:
 //       one 64-bit word each where the key has a 32-bit order word and n fits 31 bits
-//       (detail::sample_codec), else a positioned_key.
-//  4.   One sort of the whole table (policy::merge's kernels: on words, keys alone whose ties
-//       are identical, the cheapest networks; else on positioned keys). Positions are array
-//       indices, so the samples of segment k all precede those of segment k + 1: one sort
-//       serves every segment, and each segment's samples come out contiguous. Measured
-//       (bench/RESULTS.md run 38, H100, words against positioned keys): u32 2^20 12 %,
-//       2^28 5.3 %, u32:u32 2^28 7.6 % faster.
+//       (detail::sample_codec); keys and positions in two arrays for wider integer keys
+//       (deterministic_sample_pair_table); else a positioned_key.
+//  4.   One sort of the whole table by policy::merge's kernels: words as keys alone whose
+//       ties are identical, the cheapest networks; the two arrays as pairs, stable; else
+//       positioned keys. Positions are array indices, so the samples of segment k all precede
+//       those of segment k + 1: one sort serves every segment, and each segment's samples
+//       come out contiguous. Measured against positioned keys: words (bench/RESULTS.md run
+//       38, H100) u32 2^20 12 %, 2^28 5.3 %, u32:u32 2^28 7.6 % faster; pairs (run 51,
+//       H200) u64 keys 3-6 % faster from 2^20 to 2^28 on every distribution measured.
 //  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
 //       m = the segment's tile count) and locates them in its sorted tile by the halving
 //       parallel binary search (block::locate_splitters).
@@ -301,62 +303,135 @@ static __global__ void deterministic_sample_rows_kernel(const std::int64_t* tile
   if (row < rows) row_segments[row] = deterministic_sample_segment_of(row, tile_starts, segments);
 }
 
+// The m×s sample table of a level, which step 3 fills and step 4 sorts: one array of
+// Codec's samples (sample_codec), sorted by policy::merge under Codec::compare.
+template <class Codec, class Key, class Compare>
+struct deterministic_sample_item_table {
+  typename Codec::sample* items;
+
+  static deterministic_sample_item_table in(void* region, std::int64_t) {
+    return {static_cast<typename Codec::sample*>(region)};
+  }
+  __device__ void put(std::int64_t i, const Key& key, std::int64_t position) const {
+    items[i] = Codec::make(key, position);
+  }
+  // A sample of a row without a tile: after every real one.
+  __device__ void put_absent(std::int64_t i, const Key& any_key) const { items[i] = Codec::absent(any_key); }
+  __device__ Key key(std::int64_t i) const { return Codec::key(items[i]); }
+  __device__ std::int64_t position(std::int64_t i) const { return Codec::position(items[i]); }
+  cudaError_t sort(void* temp, std::int64_t count, Compare cmp, cudaStream_t stream) const {
+    return algorithm<policy::merge>::sort(policy::merge{}, temp, items, static_cast<no_value*>(nullptr),
+                                          count, Codec::compare(cmp), stream);
+  }
+};
+
+// Whether the samples of Key under Compare sort as keys with their positions beside them
+// (deterministic_sample_pair_table) rather than as positioned keys: integer keys too wide to
+// share a 64-bit word with a position, whose ties are identical bits.
+template <class Key, class Compare>
+constexpr bool deterministic_sample_pairs_samples =
+    std::is_integral<Key>::value && sizeof(Key) > 4 && ties_are_identical<Key, Compare>::value;
+
+// The table as two arrays, keys and then 64-bit positions (together the size of the
+// positioned samples whose room they take; one form for any n, so every size tests it),
+// sorted as pairs by policy::merge. Rows are written in position order (a row's samples in
+// the order of their sorted tile, rows in tile order), so that sort, stable and by key alone,
+// gives the (key, position) order; its networks compare keys rather than positioned keys
+// under positioned_less. Measured (H200, bench/RESULTS.md run 51, one level's 12.7M samples
+// of u64 keys at 2^28): 4.17 ms as positioned keys, 2.87 as pairs with 32-bit positions.
+// Rows without a tile, the table's last, take the largest key under Compare (less: the
+// type's maximum, greater: its minimum), so they sort after every real sample, ties included.
+template <class Key, class Compare>
+struct deterministic_sample_pair_table {
+  Key* keys;
+  std::int64_t* positions;
+
+  static deterministic_sample_pair_table in(void* region, std::int64_t entries) {
+    static_assert(sizeof(Key) % alignof(std::int64_t) == 0, "the positions follow the keys aligned");
+    Key* k = static_cast<Key*>(region);
+    return {k, reinterpret_cast<std::int64_t*>(k + entries)};
+  }
+  __device__ void put(std::int64_t i, const Key& key, std::int64_t position) const {
+    keys[i] = key;
+    positions[i] = position;
+  }
+  __device__ void put_absent(std::int64_t i, const Key&) const {
+    keys[i] = std::is_same<Compare, greater>::value ? std::numeric_limits<Key>::min()
+                                                    : std::numeric_limits<Key>::max();
+    positions[i] = absent_position;
+  }
+  __device__ Key key(std::int64_t i) const { return keys[i]; }
+  __device__ std::int64_t position(std::int64_t i) const { return positions[i]; }
+  cudaError_t sort(void* temp, std::int64_t count, Compare cmp, cudaStream_t stream) const {
+    return algorithm<policy::merge>::sort(policy::merge{}, temp, keys, positions, count, cmp, stream);
+  }
+};
+
+// The table of a sort whose narrow or wide samples are Codec's.
+template <class Codec, class Key, class Compare>
+using deterministic_sample_table =
+    std::conditional_t<deterministic_sample_pairs_samples<Key, Compare>,
+                       deterministic_sample_pair_table<Key, Compare>,
+                       deterministic_sample_item_table<Codec, Key, Compare>>;
+
 // Table rows launched for the worst case, without a tile: their samples sort after every
 // real one.
-template <int THREADS, class Codec, class Key>
-__device__ __forceinline__ void deterministic_sample_absent_row(typename Codec::sample* row_samples,
+template <int THREADS, class Table, class Key>
+__device__ __forceinline__ void deterministic_sample_absent_row(const Table& table, std::int64_t first,
                                                                 int samples, const Key& any_key) {
-  for (int j = threadIdx.x; j < samples; j += THREADS) row_samples[j] = Codec::absent(any_key);
+  for (int j = threadIdx.x; j < samples; j += THREADS) table.put_absent(first + j, any_key);
 }
 
-// Step 3: the tile's s regular samples (block::regular_sample_index) as Codec's samples.
-template <int THREADS, class Codec, class SortedTile>
+// Step 3: the tile's s regular samples (block::regular_sample_index) into the table's
+// entries from `first`.
+template <int THREADS, class Table, class SortedTile>
 __device__ __forceinline__ void deterministic_sample_take(SortedTile& sorted_tile, int valid_items,
                                                           int samples, std::int64_t tile_offset,
-                                                          typename Codec::sample* row_samples) {
+                                                          const Table& table, std::int64_t first) {
   regular_sample_each<THREADS>(sorted_tile, valid_items, samples, tile_offset,
                                [=](int j, const auto& key, std::int64_t position) {
-                                 row_samples[j] = Codec::make(key, position);
+                                 table.put(first + j, key, position);
                                });
 }
 
 // Steps 1–3 for the full tiles, one a block (rows without a tile fill their samples; a
 // short tile is left to the block kernel). Step 3 is fused with the write-back: the sorted
 // tile is still in the merge's buffer.
-template <int THREADS, int ITEMS, class Codec, class Key, class Value, class Compare>
+template <int THREADS, int ITEMS, class Table, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>::warp_threads)
     deterministic_sample_warp_tiles_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
                                            const std::int64_t* tile_starts,
                                            const std::int64_t* row_segments, int samples,
-                                           typename Codec::sample* sample_table, Compare cmp) {
+                                           Table sample_table, Compare cmp) {
   using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
   constexpr int tile = shape::tile;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto& shared = *reinterpret_cast<typename shape::warp_storage*>(shared_bytes);
   const std::int64_t row = blockIdx.x;
-  typename Codec::sample* row_samples = sample_table + row * samples;
+  const std::int64_t row_first = row * samples;
   const deterministic_sample_tile t =
       deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile);
   if (!t.exists)
-    return deterministic_sample_absent_row<shape::warp_threads, Codec>(row_samples, samples, keys[0]);
+    return deterministic_sample_absent_row<shape::warp_threads>(sample_table, row_first, samples, keys[0]);
   if (t.valid < tile) return;
   Value* tile_values = has_values<Value> ? values + t.offset : values;
   sort_warp_run<shape::runs::sort_items, shape::warp_run, shape::warps, run_fill::full,
                 plain_items<Key>>(keys + t.offset, tile_values, keys + t.offset, tile_values, tile,
                                   keys[t.offset], cmp, shared);
-  deterministic_sample_take<shape::warp_threads, Codec>(shared.keys, tile, samples, t.offset, row_samples);
+  deterministic_sample_take<shape::warp_threads>(shared.keys, tile, samples, t.offset, sample_table,
+                                                 row_first);
 }
 
 // Steps 1–3 by the ragged block bitonic sort. EVERY_ROW: block r takes row r, whatever its
 // tile (types whose tiles the warps cannot sort); otherwise block k takes the last tile of
 // segment k where it is short.
-template <int THREADS, int ITEMS, bool EVERY_ROW, class Codec, class Key, class Value,
+template <int THREADS, int ITEMS, bool EVERY_ROW, class Table, class Key, class Value,
           class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_block_tiles_kernel(Key* keys, Value* values, const std::int64_t* segment_offsets,
                                             const std::int64_t* tile_starts,
                                             const std::int64_t* row_segments, int samples,
-                                            typename Codec::sample* sample_table, Compare cmp) {
+                                            Table sample_table, Compare cmp) {
   using shape = deterministic_sample_tile_shape<Key, Value, THREADS, ITEMS>;
   constexpr int tile = shape::tile;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -369,10 +444,10 @@ __global__ void __launch_bounds__(THREADS)
     row = tile_starts[segment + 1] - 1;
     if (row < tile_starts[segment]) return;  // a segment without tiles
   }
-  typename Codec::sample* row_samples = sample_table + row * samples;
+  const std::int64_t row_first = row * samples;
   const deterministic_sample_tile t =
       deterministic_sample_tile_at(row, segment, segment_offsets, tile_starts, tile);
-  if (!t.exists) return deterministic_sample_absent_row<THREADS, Codec>(row_samples, samples, keys[0]);
+  if (!t.exists) return deterministic_sample_absent_row<THREADS>(sample_table, row_first, samples, keys[0]);
   if (!EVERY_ROW && t.valid == tile) return;
   Value* tile_values = has_values<Value> ? values + t.offset : values;
   Key held_keys[ITEMS];
@@ -382,20 +457,19 @@ __global__ void __launch_bounds__(THREADS)
   block::bitonic_sort<THREADS>(held_keys, held_values, t.valid, cmp, io.network);
   block::store_blocked<THREADS>(keys + t.offset, held_keys, t.valid, io.keys);
   // The sorted tile is still in the store's buffer.
-  deterministic_sample_take<THREADS, Codec>(io.keys, t.valid, samples, t.offset, row_samples);
+  deterministic_sample_take<THREADS>(io.keys, t.valid, samples, t.offset, sample_table, row_first);
   __syncthreads();  // the values' store reuses that buffer
   block::store_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
 }
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
 // ranks[s − 1] = the tile's size. Rows without a tile get zeros (no counts).
-template <int THREADS, class Codec, class Key, class Compare>
+template <int THREADS, class Table, class Key, class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_locate_kernel(const Key* keys, const std::int64_t* segment_offsets,
                                        const std::int64_t* tile_starts,
                                        const std::int64_t* row_segments, int tile_items, int samples,
-                                       const typename Codec::sample* sorted_samples, int* rank_table,
-                                       Compare cmp) {
+                                       Table sorted_samples, int* rank_table, Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int splitters = samples - 1;
   auto* splitter_positions = reinterpret_cast<std::int64_t*>(shared_bytes);
@@ -413,11 +487,10 @@ __global__ void __launch_bounds__(THREADS)
   // splitters are every m-th of them.
   const std::int64_t first_tile = tile_starts[t.segment];
   const std::int64_t m = tile_starts[t.segment + 1] - first_tile;
-  const typename Codec::sample* segment_samples = sorted_samples + first_tile * samples;
   for (int b = threadIdx.x; b < splitters; b += THREADS) {
-    const typename Codec::sample g = segment_samples[deterministic_sample_splitter_index(b, m)];
-    splitter_keys[b] = Codec::key(g);
-    splitter_positions[b] = Codec::position(g);
+    const std::int64_t g = first_tile * samples + deterministic_sample_splitter_index(b, m);
+    splitter_keys[b] = sorted_samples.key(g);
+    splitter_positions[b] = sorted_samples.position(g);
   }
   __syncthreads();
   // Step 6 on the sorted tile in global memory: s·log(2T/s) reads, far fewer than the tile.
@@ -600,6 +673,12 @@ struct deterministic_sample_setup {
               ? std::max(algorithm<policy::merge>::template temp_storage_bytes<narrow_sample, no_value>(policy::merge{}, entries),
                          algorithm<policy::merge>::template temp_storage_bytes<std::uint64_t, no_value>(policy::merge{}, entries))
               : algorithm<policy::merge>::template temp_storage_bytes<wide_sample, no_value>(policy::merge{}, entries);
+    // Keys that may sort their samples as pairs (deterministic_sample_pair_table; the query
+    // cannot see the comparator): room for that sort too.
+    if (levels && std::is_integral<Key>::value && sizeof(Key) > 4)
+      sample_sort_bytes = std::max(
+          sample_sort_bytes,
+          algorithm<policy::merge>::template temp_storage_bytes<Key, std::int64_t>(policy::merge{}, entries));
     setup.sample_table_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sample_bytes);
     setup.rank_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sizeof(int));
     const std::size_t table_bytes = setup.rank_bytes + entries * offset_bytes;
@@ -648,25 +727,25 @@ struct deterministic_sample_setup {
 };
 
 // Steps 1–3 of a level: `rows` table rows over `segments` segments.
-template <bool HALF, class Codec, class Key, class Value, class Compare>
+template <bool HALF, class Table, class Key, class Value, class Compare>
 cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t segments, Key* keys,
                                               Value* values, const std::int64_t* segment_offsets,
                                               const std::int64_t* tile_starts,
                                               const std::int64_t* row_segments, int samples,
-                                              typename Codec::sample* sample_table,
-                                              Compare cmp, cudaStream_t stream) {
+                                              Table sample_table, Compare cmp,
+                                              cudaStream_t stream) {
   using tuning = deterministic_sample_tuning<Key, Value>;
   constexpr int threads = HALF ? tuning::half_threads : tuning::threads;
   using shape = deterministic_sample_tile_shape<Key, Value, threads, tuning::items>;
   constexpr std::size_t block_bytes = sizeof(typename shape::block_storage);
   const auto block_kernel =
-      deterministic_sample_block_tiles_kernel<threads, tuning::items, !shape::by_warps, Codec, Key,
+      deterministic_sample_block_tiles_kernel<threads, tuning::items, !shape::by_warps, Table, Key,
                                               Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(block_kernel, block_bytes)) return e;
   if constexpr (shape::by_warps) {
     constexpr std::size_t warp_bytes = sizeof(typename shape::warp_storage);
     const auto warp_kernel =
-        deterministic_sample_warp_tiles_kernel<threads, tuning::items, Codec, Key, Value, Compare>;
+        deterministic_sample_warp_tiles_kernel<threads, tuning::items, Table, Key, Value, Compare>;
     if (cudaError_t e = allow_dynamic_shared(warp_kernel, warp_bytes)) return e;
     warp_kernel<<<static_cast<unsigned>(rows), shape::warp_threads, warp_bytes, stream>>>(
         keys, values, segment_offsets, tile_starts, row_segments, samples, sample_table, cmp);
@@ -678,9 +757,9 @@ cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t se
   return cudaPeekAtLastError();
 }
 
-// deterministic_sample_sort (below) once its setup is made, with samples made by Codec
-// (sample_codec) and an offset table of Offset.
-template <class Codec, class Offset, class Key, class Value, class Compare>
+// deterministic_sample_sort (below) once its setup is made, with a sample table of Table
+// (deterministic_sample_table) and an offset table of Offset.
+template <class Table, class Offset, class Key, class Value, class Compare>
 cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Value>& setup, void* temp,
                                         Key* keys, Value* values, std::int64_t n, Compare cmp,
                                         cudaStream_t stream,
@@ -716,7 +795,7 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     const bool first = level == 0;
     void* sample_region =
         setup.samples_in_other ? temp_aligned_start(other_keys) : layout.template get<void>(temp, setup_type::samples_table);
-    auto* samples = static_cast<typename Codec::sample*>(sample_region);
+    const Table samples = Table::in(sample_region, plan.max_rows * s);
     void* sample_sort_temp =
         setup.samples_in_other ? static_cast<char*>(sample_region) + setup.sample_table_bytes : tables;
     const std::int64_t k = plan.segments[level];
@@ -737,27 +816,24 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
 
     // Steps 1–3.
     const cudaError_t sorted =
-        setup.half ? launch_deterministic_sample_tiles<true, Codec>(rows, k, current_keys, current_values,
+        setup.half ? launch_deterministic_sample_tiles<true, Table>(rows, k, current_keys, current_values,
                                                                     segments, tile_starts, row_segments,
                                                                     s, samples, cmp, stream)
-                   : launch_deterministic_sample_tiles<false, Codec>(rows, k, current_keys, current_values,
+                   : launch_deterministic_sample_tiles<false, Table>(rows, k, current_keys, current_values,
                                                                      segments, tile_starts, row_segments,
                                                                      s, samples, cmp, stream);
     if (sorted != cudaSuccess) return sorted;
     if (first && stop_after == stop::local_sort) return cudaSuccess;
 
     // Step 4: every segment's samples in one sort (positions order the segments).
-    if (cudaError_t e = algorithm<policy::merge>::sort(policy::merge{}, sample_sort_temp, samples,
-                                                       static_cast<no_value*>(nullptr), rows * s,
-                                                       Codec::compare(cmp), stream))
-      return e;
+    if (cudaError_t e = samples.sort(sample_sort_temp, rows * s, cmp, stream)) return e;
     if (first && stop_after == stop::sample_sort) return cudaSuccess;
 
     // Steps 5–6.
     {
       constexpr int threads = tuning::locate_threads;
       const std::size_t bytes = deterministic_sample_locate_bytes<Key>(s);
-      deterministic_sample_locate_kernel<threads, Codec><<<grid, threads, bytes, stream>>>(
+      deterministic_sample_locate_kernel<threads, Table><<<grid, threads, bytes, stream>>>(
           current_keys, segments, tile_starts, row_segments, tile, s, samples, ranks, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
@@ -825,15 +901,20 @@ cudaError_t deterministic_sample_sort(
   static_assert(sizeof(typename setup_type::template narrow_codec<Compare>::sample) ==
                     sizeof(typename setup_type::narrow_sample),
                 "the temp storage is sized without the comparator");
+  static_assert(!deterministic_sample_pairs_samples<Key, Compare> ||
+                    sizeof(Key) + sizeof(std::int64_t) <= sizeof(typename setup_type::narrow_sample),
+                "a pair table fits where the positioned samples are sized");
   setup_type setup;
   if (cudaError_t e = setup_type::make(policy, n, setup)) return e;
-  return setup.narrow
-             ? deterministic_sample_levels<typename setup_type::template narrow_codec<Compare>, std::int32_t>(
-                   setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
-                   buckets_level)
-             : deterministic_sample_levels<sample_codec<Key, Compare, std::int64_t>, std::int64_t>(
-                   setup, temp, keys, values, n, cmp, stream, stop_after, bucket_offsets_out,
-                   buckets_level);
+  using narrow_table =
+      deterministic_sample_table<typename setup_type::template narrow_codec<Compare>, Key, Compare>;
+  using wide_table = deterministic_sample_table<sample_codec<Key, Compare, std::int64_t>, Key, Compare>;
+  return setup.narrow ? deterministic_sample_levels<narrow_table, std::int32_t>(
+                            setup, temp, keys, values, n, cmp, stream, stop_after,
+                            bucket_offsets_out, buckets_level)
+                      : deterministic_sample_levels<wide_table, std::int64_t>(
+                            setup, temp, keys, values, n, cmp, stream, stop_after,
+                            bucket_offsets_out, buckets_level);
 }
 
 template <>
