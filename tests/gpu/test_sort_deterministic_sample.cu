@@ -165,9 +165,10 @@ TEST_CASE("deterministic_sample: the convenience overloads on the default stream
   const sort_case c{distribution::gaussian, n, false, api::convenience};
   check_sort<ds_policy, std::uint32_t, no_value>(default_policy, c, gpusort::less{}, false);
   check_sort<ds_policy, std::uint32_t, std::uint32_t>(default_policy, c, gpusort::less{}, false);
-  // Several levels, small enough for the sanitizer.
+  // Several levels, small enough for the sanitizer; 8-byte keys sort their samples as pairs.
   const sort_case deep{distribution::few_distinct_2, 70000, false, api::two_phase};
   check_sort<ds_policy, std::uint32_t, std::uint32_t>(few_samples, deep, gpusort::less{}, false);
+  check_sort<ds_policy, std::int64_t, no_value>(few_samples, deep, gpusort::greater{}, false);
 }
 
 TEST_CASE("deterministic_sample: 2^24 keys on every distribution",
