@@ -19,6 +19,9 @@
 //          enough (n >~ 2^16) that lexicographic comparators are exercised on `lo` too
 //   key12: a = top 22 bits, b = next 32, c = low 10 bits then 22 extra random bits.
 //   key64: the ordinal's two halves, five words that follow from it, 64 extra random bits.
+//   u16, i16, u8: the top 16 (8) bits, i16's sign bit flipped.
+//   __half, __nv_bfloat16: the top 16 bits scaled onto the type's finite values in order
+//          (both zeros included, no NaN, no inf), by integer arithmetic on the bit pattern.
 //
 // Special floats (NaN of both signs and several payloads, ±0, ±inf, denormals, ±max) are added
 // on top of any distribution by `add_special_floats`, for tests under gpusort::total_less.
@@ -28,6 +31,8 @@
 
 #include "key_types.cuh"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -224,6 +229,18 @@ __host__ __device__ inline ordinal ordinal_at(distribution d, std::uint64_t seed
   return {0, 0};
 }
 
+// 16-bit floats: the finite values in order are the bit patterns whose order words (sign
+// bit flipped for positive values, every bit for negative ones) run from LOWEST's to MAX's.
+template <class F, std::uint16_t LOWEST, std::uint16_t MAX>
+__host__ __device__ inline F float16_from_ordinal(std::uint64_t u) {
+  constexpr std::uint32_t first = LOWEST ^ 0xFFFFu, last = MAX ^ 0x8000u;
+  const std::uint32_t order = first + static_cast<std::uint32_t>(((u >> 48) * (last - first + 1)) >> 16);
+  const std::uint16_t bits = static_cast<std::uint16_t>(order ^ (order & 0x8000u ? 0x8000u : 0xFFFFu));
+  F f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 // Monotone maps from ordinals to keys (see the header comment).
 template <class Key>
 __host__ __device__ inline Key key_from_ordinal(ordinal o) {
@@ -232,6 +249,14 @@ __host__ __device__ inline Key key_from_ordinal(ordinal o) {
     return static_cast<std::uint32_t>(u >> 32);
   } else if constexpr (std::is_same<Key, std::uint8_t>::value) {
     return static_cast<std::uint8_t>(u >> 56);
+  } else if constexpr (std::is_same<Key, std::uint16_t>::value) {
+    return static_cast<std::uint16_t>(u >> 48);
+  } else if constexpr (std::is_same<Key, std::int16_t>::value) {
+    return static_cast<std::int16_t>(static_cast<std::uint16_t>((u >> 48) ^ 0x8000u));
+  } else if constexpr (std::is_same<Key, __half>::value) {
+    return float16_from_ordinal<__half, 0xFBFF, 0x7BFF>(u);
+  } else if constexpr (std::is_same<Key, __nv_bfloat16>::value) {
+    return float16_from_ordinal<__nv_bfloat16, 0xFF7F, 0x7F7F>(u);
   } else if constexpr (std::is_same<Key, std::int32_t>::value) {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(u >> 32) ^ 0x80000000u);
   } else if constexpr (std::is_same<Key, std::uint64_t>::value) {
@@ -258,7 +283,8 @@ __host__ __device__ inline Key key_from_ordinal(ordinal o) {
                  static_cast<std::uint32_t>((u << 22) | (o.extra & 0x3FFFFFull))};
   } else {
     static_assert(sizeof(Key) == 0,
-                  "generate() supports u8, u32, i32, u64, i64, float, double, key16, key12 and key64");
+                  "generate() supports u8, u16, i16, u32, i32, u64, i64, __half, __nv_bfloat16, float, "
+                  "double, key16, key12 and key64");
     return Key{};
   }
 }
@@ -325,6 +351,31 @@ struct float_specials<double> {
   }
 };
 
+// The same specials in 16 bits (one per row of the float table, in its order).
+template <>
+struct float_specials<__half> {
+  using bits = std::uint16_t;
+  static constexpr int count = 14;
+  static constexpr int nans = 5;
+  __host__ __device__ static bits pattern(int k) {
+    constexpr bits table[count] = {0x7E00, 0xFE00, 0x7C01, 0xFFFF, 0x7FFF, 0x0000, 0x8000,
+                                   0x7C00, 0xFC00, 0x0001, 0x8001, 0x7BFF, 0xFBFF, 0x0400};
+    return table[k];
+  }
+};
+
+template <>
+struct float_specials<__nv_bfloat16> {
+  using bits = std::uint16_t;
+  static constexpr int count = 14;
+  static constexpr int nans = 5;
+  __host__ __device__ static bits pattern(int k) {
+    constexpr bits table[count] = {0x7FC0, 0xFFC0, 0x7F81, 0xFFFF, 0x7FFF, 0x0000, 0x8000,
+                                   0x7F80, 0xFF80, 0x0001, 0x8001, 0x7F7F, 0xFF7F, 0x0080};
+    return table[k];
+  }
+};
+
 template <class F>
 __host__ __device__ inline bool special_at(std::uint64_t seed, std::uint64_t i, bool with_nan, F& out) {
   if (random_word(seed, lane_special, i) % special_float_period != 0) return false;
@@ -378,15 +429,20 @@ std::vector<Key> generate_on_host(std::int64_t n, distribution d, std::uint64_t 
   return keys;
 }
 
+// The key types that add_special_floats takes.
+template <class F>
+constexpr bool has_float_specials = std::is_same<F, float>::value || std::is_same<F, double>::value ||
+                                    std::is_same<F, __half>::value || std::is_same<F, __nv_bfloat16>::value;
+
 // Overwrites about one position in `special_float_period` (chosen from the seed) with a NaN
 // of either sign (unless !with_nan: for less and greater, which NaN leaves no strict weak
-// ordering), ±0, ±inf, a denormal or ±max. float and double only; use a seed different
-// from generate()'s to keep the two independent, or the same one — both are deterministic.
+// ordering), ±0, ±inf, a denormal or ±max. Floating-point keys only (has_float_specials); use
+// a seed different from generate()'s to keep the two independent, or the same one — both are
+// deterministic.
 template <class F>
 cudaError_t add_special_floats(F* d_keys, std::int64_t n, std::uint64_t seed, bool with_nan = true,
                                cudaStream_t stream = 0) {
-  static_assert(std::is_same<F, float>::value || std::is_same<F, double>::value,
-                "special floats exist for float and double");
+  static_assert(has_float_specials<F>, "special floats exist for float, double, __half and __nv_bfloat16");
   if (n < 0 || (n > 0 && d_keys == nullptr)) return cudaErrorInvalidValue;
   if (n == 0) return cudaSuccess;
   harness_detail::special_floats_kernel<F>

@@ -7,9 +7,9 @@
 // key64: eight 64-bit words, ordered lexicographically (w[0] first) — an item wide enough
 //        that the sorts' tiles, warp buffers and splitter tables meet static shared memory.
 // value16: a 16-byte payload for pairs. Pair tests store input indices in their values;
-//        `make_index_value` / `index_of` encode and decode them for uint32, uint64 and
-//        value16 (whose second word is a checksum of the first, so a torn or corrupted value
-//        decodes to `invalid_index`).
+//        `make_index_value` / `index_of` encode and decode them for uint16 (n <= 2^16),
+//        uint32, uint64 and value16 (whose second word is a checksum of the first, so a torn
+//        or corrupted value decodes to `invalid_index`).
 // top_bits_less<B>: u64 keys by their top B bits, for ties that are not identical bits.
 // All are plain aggregates without padding: trivially copyable, and their bytes are exactly
 // their words, which the bitwise multiset checks in verify.cuh rely on.
@@ -122,10 +122,11 @@ constexpr std::uint64_t value16_check_add = 0x5851F42D4C957F2Dull;
 
 template <class Value>
 __host__ __device__ inline Value make_index_value(std::uint64_t index) {
-  static_assert(std::is_same<Value, std::uint32_t>::value ||
+  static_assert(std::is_same<Value, std::uint16_t>::value ||
+                    std::is_same<Value, std::uint32_t>::value ||
                     std::is_same<Value, std::uint64_t>::value ||
                     std::is_same<Value, value16>::value,
-                "index values are uint32_t, uint64_t or value16");
+                "index values are uint16_t, uint32_t, uint64_t or value16");
   if constexpr (std::is_same<Value, value16>::value) {
     return value16{index, index * harness_detail::value16_check_mul +
                               harness_detail::value16_check_add};
@@ -150,7 +151,9 @@ __host__ __device__ inline std::uint64_t index_of(const Value& v) {
 // The largest n whose indices a Value can hold.
 template <class Value>
 constexpr std::uint64_t max_index_count() {
-  return std::is_same<Value, std::uint32_t>::value ? (std::uint64_t(1) << 32) : invalid_index;
+  return std::is_same<Value, std::uint16_t>::value   ? (std::uint64_t(1) << 16)
+         : std::is_same<Value, std::uint32_t>::value ? (std::uint64_t(1) << 32)
+                                                     : invalid_index;
 }
 
 }  // namespace gpusort_test

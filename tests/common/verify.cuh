@@ -42,6 +42,8 @@
 #include "key_types.cuh"
 
 #include <cub/device/device_merge_sort.cuh>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -192,10 +194,22 @@ struct special_float_counts {
 template <class F>
 special_float_counts count_special_floats(const std::vector<F>& values) {
   special_float_counts c;
-  for (F f : values) {
-    if (std::isnan(f)) ++(std::signbit(f) ? c.neg_nan : c.pos_nan);
-    if (f == F(0)) ++(std::signbit(f) ? c.neg_zero : c.pos_zero);
-    if (std::isinf(f)) ++(f < 0 ? c.neg_inf : c.pos_inf);
+  for (const F& f : values) {
+    if constexpr (sizeof(F) == 2) {
+      // 16-bit floats by their bits: the host's conversions to float drop a NaN's sign.
+      constexpr std::uint16_t exponent = std::is_same<F, __half>::value ? 0x7C00 : 0x7F80;
+      std::uint16_t bits;
+      std::memcpy(&bits, &f, sizeof bits);
+      const bool negative = bits >> 15;
+      const std::uint16_t magnitude = bits & 0x7FFF;
+      if (magnitude > exponent) ++(negative ? c.neg_nan : c.pos_nan);
+      if (magnitude == 0) ++(negative ? c.neg_zero : c.pos_zero);
+      if (magnitude == exponent) ++(negative ? c.neg_inf : c.pos_inf);
+    } else {
+      if (std::isnan(f)) ++(std::signbit(f) ? c.neg_nan : c.pos_nan);
+      if (f == F(0)) ++(std::signbit(f) ? c.neg_zero : c.pos_zero);
+      if (std::isinf(f)) ++(f < 0 ? c.neg_inf : c.pos_inf);
+    }
   }
   return c;
 }

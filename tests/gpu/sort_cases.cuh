@@ -25,7 +25,7 @@ enum class api { two_phase, convenience };
 struct sort_case {
   distribution dist = distribution::uniform;
   std::int64_t n = 0;
-  bool special_floats = false;  // NaN, ±0, ±inf, denormals mixed in (float and double)
+  bool special_floats = false;  // NaN, ±0, ±inf, denormals mixed in (floating-point keys)
   api entry = api::two_phase;
   std::uint64_t seed = 0x1234;
   bool special_nan = true;  // NaN among the special floats (not under less or greater)
@@ -37,7 +37,7 @@ void check_sort(const Policy& policy, const sort_case& c, Compare cmp, bool stab
   constexpr bool pairs = !std::is_same<Value, gpusort::detail::no_value>::value;
   guarded_buffer<Key> keys(c.n);
   REQUIRE(generate(keys.data(), c.n, c.dist, c.seed) == cudaSuccess);
-  if constexpr (std::is_floating_point<Key>::value) {
+  if constexpr (has_float_specials<Key>) {
     if (c.special_floats)
       REQUIRE(add_special_floats(keys.data(), c.n, c.seed + 1, c.special_nan) == cudaSuccess);
   }
@@ -194,6 +194,44 @@ void check_float_and_struct_key_types(const Policy& p, const sort_case& c) {
                                            gpusort::detail::algorithm<Policy>::stable);
   check_sort<Policy, key16, no_value>(p, c, key16_less{}, false);
   check_sort<Policy, key12, no_value>(p, c, key12_less{}, false);
+}
+
+// Keys narrower than a 4-byte word (DESIGN.md §2: any trivially copyable key), whose items
+// the sorts' shared-memory planes, staged copies and packed words must pad or pack: u16 under
+// less, i16 under greater, u8 under less, __half and __nv_bfloat16 under total_less (with NaN,
+// ±0, ±inf, denormals when c.special_floats) and under less or greater (the same without NaN,
+// -0 and +0 then equivalent but not identical); pairs of u16 and __half keys with u32 values
+// and, where n fits their indices, u16 keys with u16 values. At most 2^16 distinct keys: from
+// n ~ 2^16 on every input ties heavily. `stable`: checked on the pairs.
+template <class Policy>
+void check_narrow_key_types(const Policy& p, const sort_case& c, bool stable) {
+  using gpusort::detail::no_value;
+  sort_case no_nan = c;
+  no_nan.special_nan = false;
+  check_sort<Policy, std::uint16_t, no_value>(p, c, gpusort::less{}, false);
+  check_sort<Policy, std::int16_t, no_value>(p, c, gpusort::greater{}, false);
+  check_sort<Policy, std::uint8_t, no_value>(p, c, gpusort::less{}, false);
+  check_sort<Policy, __half, no_value>(p, c, gpusort::total_less{}, false);
+  check_sort<Policy, __half, no_value>(p, no_nan, gpusort::less{}, false);
+  check_sort<Policy, __nv_bfloat16, no_value>(p, c, gpusort::total_less{}, false);
+  check_sort<Policy, __nv_bfloat16, no_value>(p, no_nan, gpusort::greater{}, false);
+  check_sort<Policy, std::uint16_t, std::uint32_t>(p, c, gpusort::less{}, stable);
+  check_sort<Policy, __half, std::uint32_t>(p, c, gpusort::total_less{}, stable);
+  check_sort<Policy, __half, std::uint32_t>(p, no_nan, gpusort::less{}, stable);
+  if (static_cast<std::uint64_t>(c.n) <= max_index_count<std::uint16_t>())
+    check_sort<Policy, std::uint16_t, std::uint16_t>(p, c, gpusort::less{}, stable);
+}
+
+// A few of check_narrow_key_types' sorts, for the sanitizers ([sanitize] cases): u16 keys,
+// __half keys with u32 values under total_less with specials, and, where n fits their
+// indices, u16 keys with u16 values.
+template <class Policy>
+void check_narrow_key_types_briefly(const Policy& p, const sort_case& c, bool stable) {
+  using gpusort::detail::no_value;
+  check_sort<Policy, std::uint16_t, no_value>(p, c, gpusort::less{}, false);
+  check_sort<Policy, __half, std::uint32_t>(p, c, gpusort::total_less{}, stable);
+  if (static_cast<std::uint64_t>(c.n) <= max_index_count<std::uint16_t>())
+    check_sort<Policy, std::uint16_t, std::uint16_t>(p, c, gpusort::less{}, stable);
 }
 
 // A policy whose fields it cannot honour for Key (with or without u32 values) is refused by

@@ -1,7 +1,7 @@
 // multi::sort_keys / sort_pairs (peer transport): 1, 2, 3, 4, 5 and 8 shards, equal and
-// unequal counts (one empty), every distribution on u32, u64 and key16 keys, pairs, the
-// error contract. Shard i lives on device i % min(device count, shards): on a one-GPU
-// machine every shard shares device 0 (copies between shards are then plain device copies);
+// unequal counts (one empty), every distribution on u32, u64 and key16 keys, u16 and __half
+// keys, pairs, the error contract. Shard i lives on device i % min(device count, shards): on
+// a one-GPU machine every shard shares device 0 (copies between shards are then plain device copies);
 // with several GPUs the same cases run across them. [race] cases perturb timing (input
 // written late on the default stream, a GPU kept busy by another stream), so that a missing
 // stream/event dependency shows even when the test runs alone.
@@ -232,6 +232,17 @@ TEST_CASE("multi: float and double keys under total_less", "[multi]") {
   const int shards = GENERATE(1, 2, 3);
   check_multi<float, no_value>(dist, layout_counts(shards, 300007, false), gpusort::total_less{});
   check_multi<double, std::uint32_t>(dist, layout_counts(shards, 300007, true), gpusort::total_less{});
+}
+
+// Keys narrower than a word (at most 2^16 distinct: the pivots fall among many ties).
+TEST_CASE("multi: u16 and __half keys, __half pairs", "[multi][narrow]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
+                             distribution::sorted, distribution::all_equal);
+  const int shards = GENERATE(1, 2, 3, 5);
+  const bool equal = GENERATE(true, false);
+  check_multi<std::uint16_t, no_value>(dist, layout_counts(shards, 300007, equal), gpusort::less{});
+  check_multi<__half, no_value>(dist, layout_counts(shards, 300007, equal), gpusort::total_less{});
+  check_multi<__half, std::uint32_t>(dist, layout_counts(shards, 200003, equal), gpusort::total_less{});
 }
 
 TEST_CASE("multi: pairs, every distribution", "[multi]") {

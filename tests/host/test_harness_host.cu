@@ -26,8 +26,8 @@ constexpr std::uint64_t seed_b = 4202;
 }  // namespace
 
 TEMPLATE_TEST_CASE("host generator: every distribution has its defining property",
-                   "[harness]", std::uint32_t, std::int32_t, std::uint64_t, std::int64_t, float,
-                   double, key16, key12) {
+                   "[harness]", std::uint16_t, std::int16_t, std::uint32_t, std::int32_t,
+                   std::uint64_t, std::int64_t, __half, __nv_bfloat16, float, double, key16, key12) {
   using Key = TestType;
   const std::int64_t n = 1 << 14;
   const gpusort::less lt;
@@ -75,6 +75,34 @@ TEST_CASE("host generator: special floats include NaN of both signs, ±0 and ±i
   std::sort(sorted.begin(), sorted.end(), gpusort::total_less{});
   CHECK(check_sorted(sorted, gpusort::total_less{}));
   CHECK(check_permutation(keys, sorted, gpusort::total_less{}));
+}
+
+TEMPLATE_TEST_CASE("host generator: 16-bit floats are finite and spread over both signs",
+                   "[harness]", __half, __nv_bfloat16) {
+  const auto keys = generate_on_host<TestType>(1 << 16, distribution::uniform, seed_a);
+  const special_float_counts counts = count_special_floats(keys);
+  CHECK(counts.pos_nan + counts.neg_nan + counts.pos_inf + counts.neg_inf == 0);
+  std::int64_t negative = 0;
+  for (const TestType& k : keys) negative += static_cast<float>(k) < 0.0f;
+  CHECK(negative > (1 << 14));
+  CHECK(negative < 3 * (1 << 14));
+  CHECK(distinct_bit_patterns(keys) > (1 << 15));
+}
+
+TEMPLATE_TEST_CASE("host generator: 16-bit special floats include NaN of both signs, ±0 and ±inf",
+                   "[harness]", __half, __nv_bfloat16) {
+  auto keys = generate_on_host<TestType>(1 << 14, distribution::uniform, seed_a);
+  add_special_floats_on_host(keys, seed_b);
+  CHECK(count_special_floats(keys).every_kind_present());
+  auto sorted = keys;
+  std::sort(sorted.begin(), sorted.end(), gpusort::total_less{});
+  CHECK(check_sorted(sorted, gpusort::total_less{}));
+  CHECK(check_permutation(keys, sorted, gpusort::total_less{}));
+  auto without_nan = generate_on_host<TestType>(1 << 14, distribution::uniform, seed_a);
+  add_special_floats_on_host(without_nan, seed_b, /*with_nan=*/false);
+  const special_float_counts counts = count_special_floats(without_nan);
+  CHECK(counts.pos_nan + counts.neg_nan == 0);
+  CHECK(counts.pos_inf + counts.neg_inf > 0);
 }
 
 TEST_CASE("host generator: special floats without NaN, for less and greater", "[harness]") {
