@@ -53,9 +53,10 @@ struct merge {
                           // (16 for 4- and 8-byte keys); other values: cudaErrorInvalidValue
 };
 
-// Chooses one of the policies above from the measurements in bench/RESULTS.md: today
-// randomized_sample for 4- and 8-byte keys without values from 2^24 items where equal keys
-// are the same bits, merge everywhere else (detail/automatic.cuh). Stable.
+// Chooses one of the policies above from the measurements in bench/RESULTS.md: for 1-, 2-, 4-
+// and 8-byte keys without values whose equal keys are the same bits, warpsort (4 and 8 bytes)
+// or randomized_sample from sizes measured per key size, merge below them and everywhere else
+// (detail/automatic.cuh). Stable.
 struct automatic {};
 
 }  // namespace policy

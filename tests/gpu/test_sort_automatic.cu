@@ -61,6 +61,27 @@ TEST_CASE("automatic: 4- and 8-byte keys on both sides of its policy switches",
                                                            gpusort::total_less{}, false);
 }
 
+// 1- and 2-byte keys without values go to the randomized sort from their own sizes; 16-bit
+// floats under total_less as their u16 words, so they switch where u16 keys do.
+TEST_CASE("automatic: 1- and 2-byte keys on both sides of their policy switch",
+          "[merge][automatic][narrow][large]") {
+  using gpusort::detail::automatic_randomized_from;
+  const gpusort::policy::automatic automatic{};
+  const auto dist = GENERATE(distribution::uniform, distribution::all_equal, distribution::sorted,
+                             distribution::few_distinct_2);
+  const std::int64_t past = GENERATE(std::int64_t(-1), std::int64_t(3));
+  const std::int64_t n8 = automatic_randomized_from<std::uint8_t, no_value>() + past;
+  const std::int64_t n16 = automatic_randomized_from<std::uint16_t, no_value>() + past;
+  check_sort<gpusort::policy::automatic, std::uint8_t, no_value>(automatic, {dist, n8},
+                                                                 gpusort::less{}, false);
+  check_sort<gpusort::policy::automatic, std::uint16_t, no_value>(automatic, {dist, n16},
+                                                                  gpusort::less{}, false);
+  check_sort<gpusort::policy::automatic, std::int16_t, no_value>(automatic, {dist, n16},
+                                                                 gpusort::greater{}, false);
+  check_sort<gpusort::policy::automatic, __half, no_value>(automatic, {dist, n16, true},
+                                                           gpusort::total_less{}, false);
+}
+
 TEST_CASE("automatic: stays stable for 8-byte keys whose ties are not identical",
           "[merge][automatic][large]") {
   // Key i: a high word from 16 values, its index as the low word. Stable: within a high

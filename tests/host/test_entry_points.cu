@@ -115,9 +115,9 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     return algorithm<policy::warpsort>::temp_storage_bytes<decltype(key), no_value>(
         policy::warpsort{}, n);
   };
-  // Keys of 4 and 8 bytes without values may go to warpsort from `warpsort_from` items on and
-  // to the randomized sort from `randomized_from`; the size query cannot see the comparator,
-  // so there it must cover merge and that policy.
+  // Keys of 1, 2, 4 and 8 bytes without values may go to warpsort from `warpsort_from` items
+  // on (0: never) and to the randomized sort from `randomized_from`; the size query cannot see
+  // the comparator, so there it must cover merge and that policy.
   const auto check_keys = [&](auto key, std::int64_t warpsort_from, std::int64_t randomized_from) {
     using Key = decltype(key);
     CAPTURE(sizeof(key), warpsort_from, randomized_from);
@@ -126,16 +126,19 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     REQUIRE(warpsort_from < randomized_from);
     for (std::int64_t n : {std::int64_t(1025), warpsort_from - 1, warpsort_from, warpsort_from + 7,
                            randomized_from - 1, randomized_from, 3 * randomized_from + 5}) {
+      if (n < 1) continue;  // warpsort_from - 1 and warpsort_from where it is 0
       CAPTURE(n);
       std::size_t bytes = 0;
       REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
       const std::size_t merge_only = merge_bytes(key, no_value{}, n);
-      const std::size_t other = n >= randomized_from ? randomized_bytes(key, n)
-                                : n >= warpsort_from ? warpsort_bytes(key, n)
-                                                     : 0;
+      const std::size_t other = n >= randomized_from                  ? randomized_bytes(key, n)
+                                : warpsort_from > 0 && n >= warpsort_from ? warpsort_bytes(key, n)
+                                                                          : 0;
       CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(std::max(merge_only, other)));
     }
   };
+  check_keys(std::uint8_t{}, 0, 5 * (std::int64_t(1) << 20));
+  check_keys(std::uint16_t{}, 0, 10 * (std::int64_t(1) << 20));
   check_keys(std::uint32_t{}, std::int64_t(1) << 22, 10 * (std::int64_t(1) << 20));
   check_keys(std::uint64_t{}, std::int64_t(1) << 22, 5 * (std::int64_t(1) << 20));
   // Pairs, and keys of other sizes, are always merge's.
@@ -148,13 +151,14 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
             cudaSuccess);
     CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(
                        merge_bytes(std::uint64_t{}, std::uint32_t{}, n)));
-    REQUIRE(gpusort::detail::automatic_randomized_from<std::uint16_t, no_value>() == 0);
-    REQUIRE(gpusort::detail::automatic_warpsort_from<std::uint16_t, no_value>() == 0);
+    REQUIRE(gpusort::detail::automatic_randomized_from<std::uint16_t, std::uint32_t>() == 0);
+    struct three_bytes { unsigned char b[3]; };
+    REQUIRE(gpusort::detail::automatic_randomized_from<three_bytes, no_value>() == 0);
     REQUIRE(gpusort::detail::automatic_warpsort_from<std::uint64_t, std::uint32_t>() == 0);
   }
 }
 
-TEST_CASE("float keys go through order words only where the result keeps the policy's promise",
+TEST_CASE("floating-point keys go through order words only where the result keeps the policy's promise",
           "[entry][total_less]") {
   using gpusort::detail::no_value;
   using gpusort::detail::sorts_as_total_order_words;
@@ -173,6 +177,13 @@ TEST_CASE("float keys go through order words only where the result keeps the pol
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::automatic, float, no_value, gpusort::greater>);
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::randomized_sample, double, no_value, gpusort::less>);
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, float, std::uint32_t, gpusort::less>);
+  // 16-bit floats as float (measured faster under total_less, and alone under less).
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::merge, __half, no_value, gpusort::total_less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::automatic, __nv_bfloat16, std::uint32_t, gpusort::total_less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::randomized_sample, __half, no_value, gpusort::less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::warpsort, __nv_bfloat16, no_value, gpusort::greater>);
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::merge, __half, no_value, gpusort::less>);
+  STATIC_REQUIRE(!sorts_as_total_order_words<policy::deterministic_sample, __half, std::uint32_t, gpusort::less>);
   // Other keys, other comparators: never.
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, std::uint32_t, no_value, gpusort::less>);
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, float, no_value, own_float_less>);

@@ -1,10 +1,11 @@
 // gpusort/detail/automatic.cuh — policy::automatic: the built policy measured fastest.
 //
 // Keys without values whose ties are identical (ties_are_identical: equal keys are the same
-// bits, so no sort can be told from a stable one) of 4 and 8 bytes go to the policy measured
-// fastest at their size: merge up to warpsort_from, warpsort up to randomized_from,
+// bits, so no sort can be told from a stable one) of 1, 2, 4 and 8 bytes go to the policy
+// measured fastest at their size: merge up to warpsort_from, warpsort up to randomized_from,
 // randomized_sample from there. Everything else (pairs, keys whose ties may differ in bits,
-// other key sizes) goes to merge, so automatic stays stable as merge is. The size query
+// other key sizes) goes to merge, so automatic stays stable as merge is. (16-bit floats under
+// total_less arrive here as their u16 order words, detail/total_order_words.cuh.) The size query
 // cannot see the comparator, so for those keys it asks for the larger of merge's and the
 // other choice's temp storage at n.
 //
@@ -17,6 +18,11 @@
 //        10   0.621 / 0.559 / 0.524    16  0.966 / 0.830 / 0.716
 //   u64  3.5  0.408 / 0.415 / 0.532     4  0.471 / 0.435 / 0.548     5  0.611 / 0.557 / 0.548
 //        7    0.829 / 0.768 / 0.670     8  0.882 / 0.849 / 0.738
+// 1- and 2-byte keys (H200, bench/RESULTS.md run 53, ms, merge / warpsort / randomized_sample;
+// warpsort leads merge by at most 5 % at no size, so it is not taken):
+//   u16  8    0.436 / 0.442 / 0.521    10  0.569 / 0.571 / 0.541    16  0.883 / 0.840 / 0.737
+//        32   1.808 / 1.663 / 1.269
+//   u8   4    0.240 / 0.262 / 0.275     5  0.298 / 0.366 / 0.256    16  0.767 / 0.830 / 0.372
 // Between 2^21 and 2^24 automatic is within 1.03x of the fastest of the four at every size
 // measured (powers of two and 5/4, 3/2, 7/4 of each; warpsort leads merge by 2 % at 3/2
 // and 7/4 of 2^21 for u32, within the noise, so the switch stays at 2^22). At 2^24
@@ -53,8 +59,8 @@ constexpr std::int64_t automatic_warpsort_from() {
 template <class Key, class Value>
 constexpr std::int64_t automatic_randomized_from() {
   if constexpr (has_values<Value>) return 0;
-  else if constexpr (sizeof(Key) == 4) return 10 * (std::int64_t(1) << 20);
-  else if constexpr (sizeof(Key) == 8) return 5 * (std::int64_t(1) << 20);
+  else if constexpr (sizeof(Key) == 2 || sizeof(Key) == 4) return 10 * (std::int64_t(1) << 20);
+  else if constexpr (sizeof(Key) == 1 || sizeof(Key) == 8) return 5 * (std::int64_t(1) << 20);
   else return 0;
 }
 

@@ -1,4 +1,5 @@
-// gpusort/detail/total_order_words.cuh — float and double keys sorted as their order words:
+// gpusort/detail/total_order_words.cuh — floating-point keys (float, double, __half,
+// __nv_bfloat16) sorted as their order words:
 // each key turned in place into the unsigned integer of its bits whose natural order is
 // totalOrder (detail::total_order_key; all bits flipped under greater), the words sorted
 // under plain less, and turned back.
@@ -42,17 +43,22 @@
 namespace gpusort {
 namespace detail {
 
+// Floats of at most 4 bytes: one compare instruction under less, as their words are.
 template <class Key>
-constexpr bool has_total_order_words = std::is_same<Key, float>::value || std::is_same<Key, double>::value;
+constexpr bool is_narrow_float = std::is_same<Key, float>::value || std::is_same<Key, __half>::value ||
+                                 std::is_same<Key, __nv_bfloat16>::value;
+
+template <class Key>
+constexpr bool has_total_order_words = is_narrow_float<Key> || std::is_same<Key, double>::value;
 
 // Whether Policy sorts Key (Value alongside) under Compare as order words (from
-// total_order_words_from keys): float or double under total_less always; float keys alone
-// under less or greater where the policy need not be stable.
+// total_order_words_from keys): floating-point keys under total_less always; float, __half
+// and __nv_bfloat16 keys alone under less or greater where the policy need not be stable.
 template <class Policy, class Key, class Value, class Compare>
 constexpr bool sorts_as_total_order_words =
     has_total_order_words<Key> &&
     (std::is_same<Compare, total_less>::value ||
-     (!algorithm<Policy>::stable && std::is_same<Key, float>::value && !has_values<Value> &&
+     (!algorithm<Policy>::stable && is_narrow_float<Key> && !has_values<Value> &&
       (std::is_same<Compare, less>::value || std::is_same<Compare, greater>::value)));
 
 // From this many keys: at 2^12-2^14 the two passes' launches cost what the comparisons save
