@@ -5,9 +5,9 @@
 // `--rank r ranks file`); it passes when every child does. Each child joins the communicator
 // on GPU r, and for every case generates the same global input, takes its shard, sorts
 // with gpusort::nccl, and sends its shard to rank 0, which verifies the concatenation
-// (sorted, a permutation, values with their keys) on its GPU. Cases: every distribution on u32, u64
-// and key16 keys with equal and unequal counts (one rank empty when there are several),
-// pairs, and the error contract (a negative count on rank 0: every rank gets
+// (sorted, a permutation, values with their keys) on its GPU. Cases: every distribution on u32,
+// u64, key16 and u16 keys with equal and unequal counts (one rank empty when there are
+// several), pairs (u32 and __half keys), and the error contract (a negative count on rank 0: every rank gets
 // ncclInvalidArgument, data untouched). NCCL refuses two ranks on one GPU, so ranks = GPUs
 // (one on a one-GPU machine). Exit 77 (skip) without a GPU, in the parent and the children.
 #include "common/device_buffer.cuh"
@@ -183,6 +183,8 @@ int run_rank(int rank, int ranks, const char* id_file) {
         run_case<std::uint64_t, no_value>(ctx, d, 100003, equal, gpusort::less{});
         run_case<key16, no_value>(ctx, d, 100003, equal, key16_less{});
         run_case<std::uint32_t, std::uint32_t>(ctx, d, 200003, equal, gpusort::less{});
+        run_case<std::uint16_t, no_value>(ctx, d, 300007, equal, gpusort::less{});
+        run_case<__half, std::uint32_t>(ctx, d, 200003, equal, gpusort::total_less{});
       }
     }
     for (std::int64_t n : {0, 1, 2, 4097}) {
