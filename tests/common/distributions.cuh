@@ -351,30 +351,27 @@ struct float_specials<double> {
   }
 };
 
-// The same specials in 16 bits (one per row of the float table, in its order).
-template <>
-struct float_specials<__half> {
+// The same specials in 16 bits, one per row of the float table and in its order, from the
+// format's exponent field (__half 0x7C00, __nv_bfloat16 0x7F80).
+template <std::uint16_t EXPONENT>
+struct float16_specials {
   using bits = std::uint16_t;
   static constexpr int count = 14;
   static constexpr int nans = 5;
   __host__ __device__ static bits pattern(int k) {
-    constexpr bits table[count] = {0x7E00, 0xFE00, 0x7C01, 0xFFFF, 0x7FFF, 0x0000, 0x8000,
-                                   0x7C00, 0xFC00, 0x0001, 0x8001, 0x7BFF, 0xFBFF, 0x0400};
+    constexpr bits sign = 0x8000, mantissa = 0x7FFF & ~EXPONENT, quiet = (mantissa + 1) >> 1;
+    constexpr bits table[count] = {
+        EXPONENT | quiet, sign | EXPONENT | quiet, EXPONENT | 1, 0xFFFF, 0x7FFF, 0, sign,
+        EXPONENT,         sign | EXPONENT,         1,            sign | 1, EXPONENT - 1,
+        sign | (EXPONENT - 1), mantissa + 1,
+    };
     return table[k];
   }
 };
-
 template <>
-struct float_specials<__nv_bfloat16> {
-  using bits = std::uint16_t;
-  static constexpr int count = 14;
-  static constexpr int nans = 5;
-  __host__ __device__ static bits pattern(int k) {
-    constexpr bits table[count] = {0x7FC0, 0xFFC0, 0x7F81, 0xFFFF, 0x7FFF, 0x0000, 0x8000,
-                                   0x7F80, 0xFF80, 0x0001, 0x8001, 0x7F7F, 0xFF7F, 0x0080};
-    return table[k];
-  }
-};
+struct float_specials<__half> : float16_specials<0x7C00> {};
+template <>
+struct float_specials<__nv_bfloat16> : float16_specials<0x7F80> {};
 
 template <class F>
 __host__ __device__ inline bool special_at(std::uint64_t seed, std::uint64_t i, bool with_nan, F& out) {
