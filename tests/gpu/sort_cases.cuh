@@ -202,10 +202,11 @@ void check_float_and_struct_key_types(const Policy& p, const sort_case& c) {
 // ±0, ±inf, denormals when c.special_floats) and under less or greater (the same without NaN,
 // -0 and +0 then equivalent but not identical); pairs of u16 and __half keys with u32 values
 // and, where n fits their indices, u16 keys with u16 values. At most 2^16 distinct keys: from
-// n ~ 2^16 on every input ties heavily. `stable`: checked on the pairs.
+// n ~ 2^16 on every input ties heavily. Pairs are checked stable where the policy promises it.
 template <class Policy>
-void check_narrow_key_types(const Policy& p, const sort_case& c, bool stable) {
+void check_narrow_key_types(const Policy& p, const sort_case& c) {
   using gpusort::detail::no_value;
+  constexpr bool stable = gpusort::detail::algorithm<Policy>::stable;
   sort_case no_nan = c;
   no_nan.special_nan = false;
   check_sort<Policy, std::uint16_t, no_value>(p, c, gpusort::less{}, false);
@@ -226,8 +227,9 @@ void check_narrow_key_types(const Policy& p, const sort_case& c, bool stable) {
 // __half keys with u32 values under total_less with specials, and, where n fits their
 // indices, u16 keys with u16 values.
 template <class Policy>
-void check_narrow_key_types_briefly(const Policy& p, const sort_case& c, bool stable) {
+void check_narrow_key_types_briefly(const Policy& p, const sort_case& c) {
   using gpusort::detail::no_value;
+  constexpr bool stable = gpusort::detail::algorithm<Policy>::stable;
   check_sort<Policy, std::uint16_t, no_value>(p, c, gpusort::less{}, false);
   check_sort<Policy, __half, std::uint32_t>(p, c, gpusort::total_less{}, stable);
   if (static_cast<std::uint64_t>(c.n) <= max_index_count<std::uint16_t>())

@@ -10,52 +10,32 @@
 using namespace gpusort_test;
 
 namespace {
-using merge_t = gpusort::policy::merge;
-using warpsort_t = gpusort::policy::warpsort;
-using automatic_t = gpusort::policy::automatic;
 constexpr std::int64_t narrow_sizes[] = {1, 33, 4097, 65536, 999983};
 }  // namespace
 
-TEST_CASE("merge: narrow keys and values, every distribution", "[merge][narrow]") {
+TEMPLATE_TEST_CASE("narrow keys and values, every distribution", "[narrow]", gpusort::policy::merge,
+                   gpusort::policy::warpsort, gpusort::policy::automatic) {
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
   const std::int64_t n = GENERATE(from_range(std::begin(narrow_sizes), std::end(narrow_sizes)));
-  check_narrow_key_types(merge_t{}, sort_case{dist, n, /*special_floats=*/true}, true);
+  check_narrow_key_types(TestType{}, sort_case{dist, n, /*special_floats=*/true});
 }
 
-TEST_CASE("warpsort: narrow keys and values, every distribution", "[warpsort][narrow]") {
-  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
-  const std::int64_t n = GENERATE(from_range(std::begin(narrow_sizes), std::end(narrow_sizes)));
-  check_narrow_key_types(warpsort_t{}, sort_case{dist, n, /*special_floats=*/true}, false);
-}
-
-TEST_CASE("automatic: narrow keys and values, every distribution", "[automatic][narrow]") {
-  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
-  const std::int64_t n = GENERATE(from_range(std::begin(narrow_sizes), std::end(narrow_sizes)));
-  check_narrow_key_types(automatic_t{}, sort_case{dist, n, /*special_floats=*/true}, true);
-}
-
-TEST_CASE("merge, warpsort, automatic: narrow keys at every awkward size", "[merge][warpsort][automatic][narrow]") {
+TEMPLATE_TEST_CASE("narrow keys at every awkward size", "[narrow]", gpusort::policy::merge,
+                   gpusort::policy::warpsort, gpusort::policy::automatic) {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2);
   const std::int64_t n = GENERATE(from_range(std::begin(awkward_sizes), std::end(awkward_sizes)));
-  const sort_case c{dist, n, /*special_floats=*/true};
-  check_narrow_key_types(merge_t{}, c, true);
-  check_narrow_key_types(warpsort_t{}, c, false);
-  check_narrow_key_types(automatic_t{}, c, true);
+  check_narrow_key_types(TestType{}, sort_case{dist, n, /*special_floats=*/true});
 }
 
-TEST_CASE("merge, warpsort, automatic: 2^24 narrow keys", "[merge][warpsort][automatic][narrow][large]") {
+TEMPLATE_TEST_CASE("2^24 narrow keys", "[narrow][large]", gpusort::policy::merge,
+                   gpusort::policy::warpsort, gpusort::policy::automatic) {
   const auto dist = GENERATE(distribution::uniform, distribution::sorted);
-  const sort_case c{dist, std::int64_t(1) << 24, /*special_floats=*/true};
-  check_narrow_key_types(merge_t{}, c, true);
-  check_narrow_key_types(warpsort_t{}, c, false);
-  check_narrow_key_types(automatic_t{}, c, true);
+  check_narrow_key_types(TestType{}, sort_case{dist, std::int64_t(1) << 24, /*special_floats=*/true});
 }
 
 // 270001: every step of warpsort and merge's passes over runs of 2-byte items.
-TEST_CASE("merge, warpsort, automatic: narrow keys under the sanitizers", "[merge][warpsort][automatic][narrow][sanitize]") {
+TEMPLATE_TEST_CASE("narrow keys under the sanitizers", "[narrow][sanitize]", gpusort::policy::merge,
+                   gpusort::policy::warpsort, gpusort::policy::automatic) {
   const std::int64_t n = GENERATE(std::int64_t(4097), std::int64_t(270001));
-  const sort_case c{distribution::uniform, n, /*special_floats=*/true};
-  check_narrow_key_types_briefly(merge_t{}, c, true);
-  check_narrow_key_types_briefly(warpsort_t{}, c, false);
-  check_narrow_key_types_briefly(automatic_t{}, c, true);
+  check_narrow_key_types_briefly(TestType{}, sort_case{distribution::uniform, n, /*special_floats=*/true});
 }

@@ -14,14 +14,17 @@
 // 2^24 merge 31 %, warpsort 50 %, randomized_sample 35 %, deterministic_sample 56 % faster
 // (2^16: 15-41 %); f64 keys 20-48 %; f32:u32 pairs 3-22 %, but policy::merge's pairs (whose
 // networks already compare order words, detail::rank_codec) +4 % at 2^16, +2 % at 2^20.
-// Under less and greater only float keys alone, and only where the policy need not be
-// stable: the words put -0 before +0 (greater: after), which those comparators hold
-// equivalent, so the result is sorted under them but the zeros' input order is not kept.
-// There a float compares in one instruction too, and the words pay only where they let a
-// policy take a cheaper path than for keys whose ties are not identical: measured (run 39,
-// H100, against comparing under less) f32 keys at 2^24 warpsort 4 %, randomized_sample 22 %,
-// deterministic_sample 18 % faster (2^26: 7 / 23 / 26 %); but double keys 5-9 % and f32:u32
-// or f64:u32 pairs 6-15 % slower, whose paths the words do not change.
+// __half and __nv_bfloat16 (run 53, H200): f16 at 2^24 merge 2.0x, warpsort 3.3x,
+// randomized_sample 2.3x, deterministic_sample 2.9x faster; f16:u32 pairs 7-37 %.
+// Under less and greater only float, __half and __nv_bfloat16 keys alone, and only where the
+// policy need not be stable: the words put -0 before +0 (greater: after), which those
+// comparators hold equivalent, so the result is sorted under them but the zeros' input order
+// is not kept. There a float compares in one instruction too, and the words pay only where
+// they let a policy take a cheaper path than for keys whose ties are not identical: measured
+// (run 39, H100, against comparing under less) f32 keys at 2^24 warpsort 4 %,
+// randomized_sample 22 %, deterministic_sample 18 % faster (2^26: 7 / 23 / 26 %; f16 at 2^24
+// 18 / 27 / 17 %, run 53, H200); but double keys 5-9 % and f32:u32 or f64:u32 pairs 6-15 %
+// slower, whose paths the words do not change.
 // The mapping is a bijection on bit patterns (NaN payloads, -0 and +0 kept), so the sorted
 // words decode to a permutation of the keys sorted under the comparator; under total_less
 // ties are the same bits, so a stable policy stays stable. Under less and greater a NaN
