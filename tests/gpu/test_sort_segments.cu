@@ -64,20 +64,20 @@ std::vector<std::int64_t> edge_lengths() {
   return lengths;
 }
 
-template <class Key, class Value, bool HUGE = false, class Compare>
-void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Compare cmp,
-                         const std::vector<std::int64_t>& lengths = edge_lengths<Key, Value, HUGE>(),
-                         std::int64_t shortest = 0,
-                         std::int64_t longest = longest_sorted<Key, Value, HUGE>()) {
+// The segments of `lengths`, laid out by make_layout, over the input that make_input(n)
+// returns for the layout's n items.
+template <class Key, class Value, bool HUGE = false, class Compare, class MakeInput>
+void check_sort_segments_of(const MakeInput& make_input, bool in_place, std::int64_t gap, Compare cmp,
+                            const std::vector<std::int64_t>& lengths, std::int64_t shortest,
+                            std::int64_t longest) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
-  INFO("distribution " << name(dist) << (in_place ? ", in place" : ", out of place")
-                       << ", gap " << gap << ", " << lengths.size() << " segments");
+  INFO((in_place ? "in place" : "out of place") << ", gap " << gap << ", " << lengths.size() << " segments");
   const segment_layout layout = make_layout(lengths, gap, 7);
   const std::int64_t n = layout.total;
   const std::int64_t segments = static_cast<std::int64_t>(layout.begins.size());
   const std::int64_t max = longest_sorted<Key, Value, HUGE>();
 
-  const std::vector<Key> input = generate_on_host<Key>(n, dist, 99);
+  const std::vector<Key> input = make_input(n);
   std::vector<Value> input_values(pairs ? n : 0);
   if constexpr (pairs) {
     for (std::int64_t i = 0; i < n; ++i)
@@ -152,6 +152,17 @@ void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Com
     if (!covered[i]) REQUIRE(same_bits(result[i], before[i]));
 }
 
+template <class Key, class Value, bool HUGE = false, class Compare>
+void check_sort_segments(distribution dist, bool in_place, std::int64_t gap, Compare cmp,
+                         const std::vector<std::int64_t>& lengths = edge_lengths<Key, Value, HUGE>(),
+                         std::int64_t shortest = 0,
+                         std::int64_t longest = longest_sorted<Key, Value, HUGE>()) {
+  INFO("distribution " << name(dist));
+  check_sort_segments_of<Key, Value, HUGE>(
+      [dist](std::int64_t n) { return generate_on_host<Key>(n, dist, 99); }, in_place, gap, cmp,
+      lengths, shortest, longest);
+}
+
 }  // namespace
 
 TEST_CASE("sort_segments: u32 keys, every class, in place and out of place", "[sort_segments][sanitize]") {
@@ -204,6 +215,41 @@ TEST_CASE("sort_segments: the classes with the huge one", "[sort_segments][sanit
   check_sort_segments<key16, no_value, true>(dist, in_place, 2, key16_less{});
   // Pairs have no huge class: the large one is the last.
   check_sort_segments<std::uint32_t, std::uint32_t, true>(dist, in_place, 3, gpusort::less{});
+}
+
+// Keys of 1 and 2 bytes: a segment whose keys are all one value is left as it stands
+// (skips_equal_segments). One value throughout but for a smaller key every 997th item and a
+// larger one every 1009th, so that some segments are one value and others hold one odd key
+// below or above it, anywhere in the segment.
+TEST_CASE("sort_segments: 1- and 2-byte keys, segments of one value", "[sort_segments][sanitize]") {
+  STATIC_REQUIRE(gpusort::detail::skips_equal_segments<std::uint16_t>);
+  STATIC_REQUIRE(!gpusort::detail::skips_equal_segments<std::uint32_t>);
+  const bool in_place = GENERATE(true, false);
+  const auto one_value_but_odd_keys = [](auto key) {
+    using Key = decltype(key);
+    return [](std::int64_t n) {
+      std::vector<Key> keys(static_cast<std::size_t>(n), Key(100));
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (i % 997 == 996) keys[i] = Key(99);
+        if (i % 1009 == 1008) keys[i] = Key(101);
+      }
+      return keys;
+    };
+  };
+  const auto lengths = edge_lengths<std::uint16_t, no_value>();
+  const std::int64_t longest = longest_sorted<std::uint16_t, no_value, false>();
+  check_sort_segments_of<std::uint16_t, no_value>(one_value_but_odd_keys(std::uint16_t{}), in_place, 0,
+                                                  gpusort::less{}, lengths, 0, longest);
+  check_sort_segments_of<std::uint8_t, no_value>(one_value_but_odd_keys(std::uint8_t{}), in_place, 1,
+                                                 gpusort::greater{}, edge_lengths<std::uint8_t, no_value>(), 0,
+                                                 longest_sorted<std::uint8_t, no_value, false>());
+}
+
+TEST_CASE("sort_segments: 1- and 2-byte keys of one or a few values", "[sort_segments]") {
+  const auto dist = GENERATE(distribution::all_equal, distribution::few_distinct_2);
+  const bool in_place = GENERATE(true, false);
+  check_sort_segments<std::uint16_t, no_value>(dist, in_place, 2, gpusort::greater{});
+  check_sort_segments<std::int16_t, no_value>(dist, in_place, 0, gpusort::less{});
 }
 
 // Far more segments than resident blocks, so that every block lists its share in many

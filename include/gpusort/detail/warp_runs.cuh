@@ -141,11 +141,19 @@ constexpr bool pads_last_run = !std::is_same<Codec, plain_items<Key>>::value ||
                                (!has_values<Value> && ties_are_identical<Key, Compare>::value);
 
 // The largest of keys[0, count) (count >= 1) under cmp, returned to every thread of the
-// block; `scratch`: shared, THREADS / 32 keys.
+// block; `scratch`: shared, THREADS / 32 keys. Given `smallest_seen`, also the smallest key
+// this thread read (keys[0] where it read none), from the same loads.
 template <int THREADS, class Key, class Compare>
-__device__ __forceinline__ Key block_largest_of(const Key* keys, int count, Compare cmp, Key* scratch) {
+__device__ __forceinline__ Key block_largest_of(const Key* keys, int count, Compare cmp, Key* scratch,
+                                                Key* smallest_seen = nullptr) {
   Key largest[1] = {keys[0]};
-  for (int i = threadIdx.x; i < count; i += THREADS) largest[0] = cmp(largest[0], keys[i]) ? keys[i] : largest[0];
+  Key smallest = keys[0];
+  for (int i = threadIdx.x; i < count; i += THREADS) {
+    const Key key = keys[i];
+    largest[0] = cmp(largest[0], key) ? key : largest[0];
+    if (smallest_seen != nullptr) smallest = cmp(key, smallest) ? key : smallest;
+  }
+  if (smallest_seen != nullptr) *smallest_seen = smallest;
   return block_largest<THREADS>(largest, cmp, scratch);
 }
 

@@ -27,7 +27,8 @@
 // largest class opts in to more than 48 KB of shared memory: up to 112 KB, which every GPU
 // since Volta but Turing grants).
 // Cost: per segment of v items, the bitonic network of the smallest class tile >= v (by
-// warps: a warp's chunks in registers, the merges of the warps' runs in shared memory).
+// warps: a warp's chunks in registers, the merges of the warps' runs in shared memory); a
+// segment of 1- or 2-byte keys that are all one value, a read and a copy.
 #pragma once
 
 #include <gpusort/block/sort_tile.cuh>
@@ -187,6 +188,15 @@ constexpr bool segments_by_ranked_warps =
     order_word<Key, Compare>::exists && ITEMS % warp_run_tuning<std::uint64_t, no_value>::sort_items == 0 &&
     !std::is_same<typename ranked_segment<Key, Value, THREADS, ITEMS>::storage, no_ranked_segment>::value;
 
+// Whether a segment of keys that all equal its largest (the same bits: ties are identical
+// where segments_by_warps) is left as it stands rather than sorted. Keys of 1 or 2 bytes
+// repeat: in 2^28 u16 keys each of the 2^16 values comes 4096 times, most buckets hold one
+// value, and randomized_sample sorts 45 % faster (2^27: 22 %; 2^25-2^26 about 1 % slower,
+// where buckets hold many values). Wider keys repeat rarely, and the check cost uniform u32
+// and u64 sorts 1.0-1.7 % (bench/RESULTS.md runs 53 and 54).
+template <class Key>
+constexpr bool skips_equal_segments = sizeof(Key) <= 2;
+
 // One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
 template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
@@ -240,7 +250,17 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       constexpr int warps = THREADS / 32;
       // Synchronises: the previous segment's output is read from the buffer before the
       // warps store this one.
-      const Key padding = block_largest_of<THREADS>(keys_in + begin, size, cmp, shared.warp_largest);
+      Key smallest_seen;
+      const Key padding = block_largest_of<THREADS>(keys_in + begin, size, cmp, shared.warp_largest,
+                                                    skips_equal_segments<Key> ? &smallest_seen : nullptr);
+      if constexpr (skips_equal_segments<Key>) {
+        if (__syncthreads_and(!cmp(smallest_seen, padding))) {
+          if (keys_out != keys_in)
+            for (int i = threadIdx.x; i < size; i += THREADS) keys_out[begin + i] = padding;
+          ++next;
+          continue;
+        }
+      }
       sort_warp_run<warp_run_tuning<Key, Value>::sort_items, tile / warps, warps, run_fill::padded,
                     plain_items<Key>>(keys_in + begin, values_in, keys_out + begin, values_out,
                                       size, padding, cmp, shared.warps);
