@@ -218,9 +218,10 @@ TEST_CASE("sort_segments: the classes with the huge one", "[sort_segments][sanit
 }
 
 // Keys of 1 and 2 bytes: a segment whose keys are all one value is left as it stands
-// (skips_equal_segments). One value throughout but for a smaller key every 997th item and a
-// larger one every 1009th, so that some segments are one value and others hold one odd key
-// below or above it, anywhere in the segment.
+// (skips_equal_segments), keys alone and pairs (sorted as ranked words or by the block sort).
+// One value throughout but for a smaller key every 997th item and a larger one every 1009th,
+// so that some segments are one value and others hold one odd key below or above it,
+// anywhere in the segment, its ends included.
 TEST_CASE("sort_segments: 1- and 2-byte keys, segments of one value", "[sort_segments][sanitize]") {
   STATIC_REQUIRE(gpusort::detail::skips_equal_segments<std::uint16_t>);
   STATIC_REQUIRE(!gpusort::detail::skips_equal_segments<std::uint32_t>);
@@ -243,6 +244,15 @@ TEST_CASE("sort_segments: 1- and 2-byte keys, segments of one value", "[sort_seg
   check_sort_segments_of<std::uint8_t, no_value>(one_value_but_odd_keys(std::uint8_t{}), in_place, 1,
                                                  gpusort::greater{}, edge_lengths<std::uint8_t, no_value>(), 0,
                                                  longest_sorted<std::uint8_t, no_value, false>());
+  check_sort_segments_of<std::uint16_t, std::uint32_t>(
+      one_value_but_odd_keys(std::uint16_t{}), in_place, 2, gpusort::less{},
+      edge_lengths<std::uint16_t, std::uint32_t>(), 0, longest_sorted<std::uint16_t, std::uint32_t, false>());
+  check_sort_segments_of<std::int16_t, std::uint64_t>(
+      one_value_but_odd_keys(std::int16_t{}), in_place, 0, gpusort::greater{},
+      edge_lengths<std::int16_t, std::uint64_t>(), 0, longest_sorted<std::int16_t, std::uint64_t, false>());
+  check_sort_segments_of<std::uint8_t, value16>(
+      one_value_but_odd_keys(std::uint8_t{}), in_place, 1, gpusort::less{},
+      edge_lengths<std::uint8_t, value16>(), 0, longest_sorted<std::uint8_t, value16, false>());
 }
 
 TEST_CASE("sort_segments: 1- and 2-byte keys of one or a few values", "[sort_segments]") {
@@ -250,6 +260,8 @@ TEST_CASE("sort_segments: 1- and 2-byte keys of one or a few values", "[sort_seg
   const bool in_place = GENERATE(true, false);
   check_sort_segments<std::uint16_t, no_value>(dist, in_place, 2, gpusort::greater{});
   check_sort_segments<std::int16_t, no_value>(dist, in_place, 0, gpusort::less{});
+  check_sort_segments<std::uint16_t, std::uint32_t>(dist, in_place, 1, gpusort::greater{});
+  check_sort_segments<std::uint16_t, no_value, true>(dist, in_place, 3, gpusort::less{});
 }
 
 // Far more segments than resident blocks, so that every block lists its share in many

@@ -28,7 +28,7 @@
 // since Volta but Turing grants).
 // Cost: per segment of v items, the bitonic network of the smallest class tile >= v (by
 // warps: a warp's chunks in registers, the merges of the warps' runs in shared memory); a
-// segment of 1- or 2-byte keys that are all one value, a read and a copy.
+// segment of 1- or 2-byte keys that all tie, a read and (out of place) a copy.
 #pragma once
 
 #include <gpusort/block/sort_tile.cuh>
@@ -188,14 +188,28 @@ constexpr bool segments_by_ranked_warps =
     order_word<Key, Compare>::exists && ITEMS % warp_run_tuning<std::uint64_t, no_value>::sort_items == 0 &&
     !std::is_same<typename ranked_segment<Key, Value, THREADS, ITEMS>::storage, no_ranked_segment>::value;
 
-// Whether a segment of keys that all equal its largest (the same bits: ties are identical
-// where segments_by_warps) is left as it stands rather than sorted. Keys of 1 or 2 bytes
+// Whether a segment whose keys all tie is left as it stands (out of place: copied) rather
+// than sorted; keys alone that sort by warps are then one bit pattern, and the copies of
+// their largest key that pad the run are written instead. Keys of 1 or 2 bytes
 // repeat: in 2^28 u16 keys each of the 2^16 values comes 4096 times, most buckets hold one
-// value, and randomized_sample sorts 45 % faster (2^27: 22 %; 2^25-2^26 about 1 % slower,
-// where buckets hold many values). Wider keys repeat rarely, and the check cost uniform u32
-// and u64 sorts 1.0-1.7 % (bench/RESULTS.md runs 53 and 54).
+// value, and randomized_sample sorts u16 keys 45 % faster, u16:u32 pairs 57 % (2^27: 22 and
+// 27 %; 2^25-2^26 up to 1.5 % slower, where buckets hold many values). Wider keys repeat
+// rarely, and the check cost uniform u32 and u64 sorts 1.0-1.7 % (bench/RESULTS.md runs 53
+// and 54).
 template <class Key>
 constexpr bool skips_equal_segments = sizeof(Key) <= 2;
+
+// Whether keys[0, count) (count >= 1) all tie under cmp, returned to every thread of the
+// block: a segment that is then sorted as it stands. Only where its first and last keys tie
+// does the block read the rest, so that a segment of many values costs two loads.
+template <int THREADS, class Key, class Compare>
+__device__ __forceinline__ bool block_keys_all_tie(const Key* keys, int count, Compare cmp) {
+  const Key first = keys[0], last = keys[count - 1];
+  if (cmp(first, last) || cmp(last, first)) return false;
+  bool tie = true;
+  for (int i = threadIdx.x; i < count; i += THREADS) tie = tie && !cmp(first, keys[i]) && !cmp(keys[i], first);
+  return __syncthreads_and(tie);
+}
 
 // One block sorts the segments of its class: lengths in (smaller_tile, THREADS * ITEMS].
 template <int THREADS, int ITEMS, int MIN_BLOCKS, class Key, class Value, class Compare>
@@ -246,6 +260,19 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     }
     const std::int64_t begin = shared.listed_begin[next];
     const int size = shared.listed_size[next];
+    // Keys alone that sort by warps vote within the loads that find their padding, below.
+    if constexpr (skips_equal_segments<Key> && !segments_by_warps<Key, Value, Compare, ITEMS>) {
+      if (block_keys_all_tie<THREADS>(keys_in + begin, size, cmp)) {
+        if (keys_out != keys_in) {
+          for (int i = threadIdx.x; i < size; i += THREADS) {
+            keys_out[begin + i] = keys_in[begin + i];
+            if constexpr (has_values<Value>) values_out[begin + i] = values_in[begin + i];
+          }
+        }
+        ++next;
+        continue;
+      }
+    }
     if constexpr (segments_by_warps<Key, Value, Compare, ITEMS>) {
       constexpr int warps = THREADS / 32;
       // Synchronises: the previous segment's output is read from the buffer before the
