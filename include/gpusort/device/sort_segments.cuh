@@ -263,11 +263,11 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     // Keys alone that sort by warps vote within the loads that find their padding, below.
     if constexpr (skips_equal_segments<Key> && !segments_by_warps<Key, Value, Compare, ITEMS>) {
       if (block_keys_all_tie<THREADS>(keys_in + begin, size, cmp)) {
-        if (keys_out != keys_in) {
-          for (int i = threadIdx.x; i < size; i += THREADS) {
-            keys_out[begin + i] = keys_in[begin + i];
-            if constexpr (has_values<Value>) values_out[begin + i] = values_in[begin + i];
-          }
+        if (keys_out != keys_in)
+          for (int i = threadIdx.x; i < size; i += THREADS) keys_out[begin + i] = keys_in[begin + i];
+        if constexpr (has_values<Value>) {
+          if (values_out != values_in)
+            for (int i = threadIdx.x; i < size; i += THREADS) values_out[begin + i] = values_in[begin + i];
         }
         ++next;
         continue;
