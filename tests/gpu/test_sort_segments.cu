@@ -220,8 +220,8 @@ TEST_CASE("sort_segments: the classes with the huge one", "[sort_segments][sanit
 // Keys of 1 and 2 bytes: a segment whose keys are all one value is left as it stands
 // (skips_equal_segments), keys alone and pairs (sorted as ranked words or by the block sort).
 // One value throughout but for a smaller key every 997th item and a larger one every 1009th,
-// so that some segments are one value and others hold one odd key below or above it,
-// anywhere in the segment, its ends included.
+// so that some segments are one value and others hold one odd key below or above it
+// (mostly inside, where only reading the whole segment finds it).
 TEST_CASE("sort_segments: 1- and 2-byte keys, segments of one value", "[sort_segments][sanitize]") {
   STATIC_REQUIRE(gpusort::detail::skips_equal_segments<std::uint16_t>);
   STATIC_REQUIRE(!gpusort::detail::skips_equal_segments<std::uint32_t>);
