@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <random>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 using namespace gpusort_test;
@@ -219,20 +220,25 @@ TEST_CASE("sort_segments: the classes with the huge one", "[sort_segments][sanit
 
 // Keys of 1 and 2 bytes: a segment whose keys are all one value is left as it stands
 // (skips_equal_segments), keys alone and pairs (sorted as ranked words or by the block sort).
-// One value throughout but for a smaller key every 997th item and a larger one every 1009th,
-// so that some segments are one value and others hold one odd key below or above it
-// (mostly inside, where only reading the whole segment finds it).
+// One value throughout but for a smaller key every `below`-th item and a larger one every
+// `above`-th, so that some segments are one value and others hold one odd key below or above
+// it (mostly inside, where only reading the whole segment finds it). Spaced 997 and 1009
+// apart, a long segment's first odd key lies among its first thousand items; 7919 and 8191
+// apart, at any depth, also past the first batches that block_keys_all_tie reads.
 TEST_CASE("sort_segments: 1- and 2-byte keys, segments of one value", "[sort_segments][sanitize]") {
   STATIC_REQUIRE(gpusort::detail::skips_equal_segments<std::uint16_t>);
   STATIC_REQUIRE(!gpusort::detail::skips_equal_segments<std::uint32_t>);
   const bool in_place = GENERATE(true, false);
-  const auto one_value_but_odd_keys = [](auto key) {
+  const auto spacing = GENERATE(std::pair<std::int64_t, std::int64_t>{997, 1009},
+                                std::pair<std::int64_t, std::int64_t>{7919, 8191});
+  const auto one_value_but_odd_keys = [spacing](auto key) {
     using Key = decltype(key);
-    return [](std::int64_t n) {
+    return [spacing](std::int64_t n) {
+      const auto [below, above] = spacing;
       std::vector<Key> keys(static_cast<std::size_t>(n), Key(100));
       for (std::int64_t i = 0; i < n; ++i) {
-        if (i % 997 == 996) keys[i] = Key(99);
-        if (i % 1009 == 1008) keys[i] = Key(101);
+        if (i % below == below - 1) keys[i] = Key(99);
+        if (i % above == above - 1) keys[i] = Key(101);
       }
       return keys;
     };
