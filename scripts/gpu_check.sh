@@ -6,6 +6,8 @@
 #   cases of a few GPU tests -> a short run of each named benchmark binary (JSON).
 # The defaults are run 42's measured check (H100, run 43: 575 and 481 s of the tool's 600;
 # builds of 446 s, of its 450, and 362 s: a build cut short continues on the next call).
+# On the two-GPU kind's 32 cores (H200, run 55): build 304 s, ctest 32 s (51 tests, the
+# multi-GPU ones included), the whole default run with five sanitized binaries 436 s.
 # Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
 # junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
 # Every step has a time limit and the whole run a budget; a step that no longer fits is
