@@ -142,16 +142,24 @@ if stage configure; then
   row configure "$(verdict $STEP_RC) in ${STEP_SECONDS}s"
 fi
 if ((STEP_RC == 0)) && stage build; then
-  # Only the targets this run uses: every test's executable and the named benchmarks. The
+  # Only the targets this run uses: every test's executable where it tests (the sanitized
+  # ones where it only sanitizes) and the named benchmarks (every one if none is named) where
+  # it benchmarks; a run that stops after the build builds for a default run to follow. The
   # whole tree no longer builds within one device call (run 42: past 420 s on 16 cores), and
-  # CI compiles every target on each push. A test is named after its executable, but for a
-  # "<name>_huge" test (its executable's [huge] cases) and consumer_* (ctest builds those).
-  targets=(all)
-  if ((${#BENCHES[@]} > 0)) || ! stage bench; then
-    mapfile -t targets < <(
-      { ctest --test-dir "$BUILD" -N | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*$/\1/p' |
-          sed 's/_huge$//' | grep -v '^consumer_'
-        stage bench && printf '%s\n' "${BENCHES[@]}"; } | sort -u)
+  # CI compiles every target on each push; a benchmarks-only call that built every test too
+  # ran out of time (run 56). A test is named after its executable, but for a "<name>_huge"
+  # test (its executable's [huge] cases) and consumer_* (ctest builds those).
+  later_stage=false
+  for s in test sanitize bench; do stage "$s" && later_stage=true; done
+  targets=()
+  if stage test || ! $later_stage; then
+    mapfile -t targets < <(ctest --test-dir "$BUILD" -N |
+      sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*$/\1/p' | sed 's/_huge$//' | grep -v '^consumer_' | sort -u)
+  elif stage sanitize; then
+    for entry in "${SANITIZE_TESTS[@]}"; do targets+=("${entry%%:*}"); done
+  fi
+  if stage bench || ! $later_stage; then
+    if ((${#BENCHES[@]} > 0)); then targets+=("${BENCHES[@]}"); else targets=(all); fi
   fi
   # -k 0: past a failing target, build every other one, and test what did build below;
   # one broken header should not hide the rest.
