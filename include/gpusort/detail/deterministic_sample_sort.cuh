@@ -104,7 +104,8 @@ struct deterministic_sample_tuning {
   // samples): fewer levels against more samples, part-filled tiles and final segments.
   // Costs fitted per item size to the time-vs-s sweep (H100): 4-byte keys to run 31's (16K
   // tiles, buckets sorted by warps, 8-byte samples; u32 at 2^22 to 2^28: the estimate picks
-  // the measured best s at all four sizes, where the run-22 costs missed 2^24 by 4 %), the
+  // the measured best s at all four sizes, where the run-22 costs missed 2^24 by 4 %; with
+  // buckets priced a tenth above their mean, run 56, also the H200's best at 2^25 and 2^26), the
   // others to run 22's (u64, u32:u32 and 16-byte keys at 2^24 and 2^26, which run 31's sweep
   // confirms with their doubled tiles). 16-byte keys are priced by their lexicographic
   // comparator, dearer per slot. Items of more than 32 bytes and at most 64 that take 1K
