@@ -8,6 +8,8 @@
 # builds of 446 s, of its 450, and 362 s: a build cut short continues on the next call).
 # On the two-GPU kind's 32 cores (H200, run 55): build 304 s, ctest 32 s (51 tests, the
 # multi-GPU ones included), the whole default run with five sanitized binaries 436 s.
+# On one H200's 16 cores (run 56): configure and build 465 s, ctest 36 s: split the default
+# run in two calls ("configure build", then at once "test sanitize bench").
 # Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
 # junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
 # Every step has a time limit and the whole run a budget; a step that no longer fits is
