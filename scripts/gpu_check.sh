@@ -152,7 +152,7 @@ if ((STEP_RC == 0)) && stage build; then
   # ran out of time (run 56). A test is named after its executable, but for a "<name>_huge"
   # test (its executable's [huge] cases) and consumer_* (ctest builds those).
   later_stage=false
-  for s in test sanitize bench; do stage "$s" && later_stage=true; done
+  for later in test sanitize bench; do stage "$later" && later_stage=true; done
   targets=()
   if stage test || ! $later_stage; then
     mapfile -t targets < <(ctest --test-dir "$BUILD" -N |

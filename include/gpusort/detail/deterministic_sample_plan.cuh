@@ -96,12 +96,11 @@ struct deterministic_sample_plan {
 // few times (relocation, tables), sorts its rows·s samples and pays a fixed launch overhead;
 // the bucket sort pays per final segment (its size classes read every segment's bounds,
 // and tiny segments cost a block's setup each) and per item and stage of the network that
-// sorts a bucket a tenth above the mean: the buckets spread around their mean, so a mean
-// at a class's tile sends about half of them to the next class, and a mean a tenth below
-// it keeps them in one (H200, u32 2^24 to 2^28: the fastest s gives a mean of 0.89 of a
-// tile; at 2^26 a mean of 4096 took 3.56 ms and 1820 took 3.41, and ordered inputs, whose
-// buckets do not spread, 2.89 and 3.00; bench/RESULTS.md run 56). Fitted to the time-vs-s
-// sweep of bench_deterministic_sample (runs 22 and 31); only the ranking matters.
+// sorts a bucket a tenth above the mean: buckets spread around their mean, and where the
+// mean is a size class's tile those above it take the next class (H200, u32 2^24 to 2^28:
+// the fastest s gives a mean of 0.89 of a tile; at 2^26 a mean of 4096 took 3.56 ms and
+// 1820 took 3.41; bench/RESULTS.md run 56). Fitted to the time-vs-s sweep of
+// bench_deterministic_sample (runs 22 and 31); only the ranking matters.
 struct deterministic_sample_costs {
   double tile_slot_ns;      // per slot of a level's tiles, rows·T
   double level_item_ns;     // per item and level
