@@ -192,10 +192,10 @@ constexpr bool segments_by_ranked_warps =
 // than sorted; keys alone that sort by warps are then one bit pattern, and the copies of
 // their largest key that pad the run are written instead. Keys of 1 or 2 bytes
 // repeat: in 2^28 u16 keys each of the 2^16 values comes 4096 times, most buckets hold one
-// value, and randomized_sample sorts u16 keys 45 % faster, u16:u32 pairs 57 % (2^27: 22 and
-// 27 %; 2^25-2^26 up to 1.5 % slower, where buckets hold many values). Wider keys repeat
-// rarely, and the check cost uniform u32 and u64 sorts 1.0-1.7 % (bench/RESULTS.md runs 53
-// and 54).
+// value, and randomized_sample sorts u16 keys 45 % faster, u16:u32 pairs 61 % with the
+// batched check (30.5 -> 12.0 ms; 2^27: 22 and 27 %; 2^25-2^26 up to 1.5 % slower, where
+// buckets hold many values). Wider keys repeat rarely, and the check cost uniform u32 and u64
+// sorts 1.0-1.7 % (bench/RESULTS.md runs 53 to 55).
 template <class Key>
 constexpr bool skips_equal_segments = sizeof(Key) <= 2;
 
