@@ -144,20 +144,23 @@ if stage configure; then
   row configure "$(verdict $STEP_RC) in ${STEP_SECONDS}s"
 fi
 if ((STEP_RC == 0)) && stage build; then
-  # Only the targets this run uses: every test's executable where it tests (the sanitized
-  # ones where it only sanitizes) and the named benchmarks (every one if none is named) where
-  # it benchmarks; a run that stops after the build builds for a default run to follow. The
-  # whole tree no longer builds within one device call (run 42: past 420 s on 16 cores), and
-  # CI compiles every target on each push; a benchmarks-only call that built every test too
-  # ran out of time (run 56). A test is named after its executable, but for a "<name>_huge"
-  # test (its executable's [huge] cases) and consumer_* (ctest builds those).
+  # Only the targets this run uses: the executables of the tests it runs (those
+  # GPU_CHECK_CTEST_ARGS selects) where it tests, the sanitized ones where it sanitizes, and the
+  # named benchmarks (every one if none is named) where it benchmarks; a run that stops after
+  # the build builds for a default run to follow. The whole tree no longer builds within one
+  # device call (run 42: past 420 s on 16 cores), and CI compiles every target on each push; a
+  # benchmarks-only call that built every test too ran out of time (run 56). A test is named
+  # after its executable, but for a "<name>_huge" test (its executable's [huge] cases) and
+  # consumer_* (ctest builds those).
   later_stage=false
   for later in test sanitize bench; do stage "$later" && later_stage=true; done
   targets=()
   if stage test || ! $later_stage; then
-    mapfile -t targets < <(ctest --test-dir "$BUILD" -N |
+    # shellcheck disable=SC2086  # CTEST_ARGS is a list of arguments: build what it selects
+    mapfile -t targets < <(ctest --test-dir "$BUILD" -N $CTEST_ARGS |
       sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*$/\1/p' | sed 's/_huge$//' | grep -v '^consumer_' | sort -u)
-  elif stage sanitize; then
+  fi
+  if stage sanitize; then
     for entry in "${SANITIZE_TESTS[@]}"; do targets+=("${entry%%:*}"); done
   fi
   if stage bench || ! $later_stage; then
