@@ -418,12 +418,20 @@ TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_s
   CHECK(tuned_samples<u32, no_value>(26) == 192);
   CHECK(tuned_samples<u32, no_value>(27) == 192);
   CHECK(tuned_samples<u32, no_value>(28) == 256);
-  CHECK(tuned_samples<std::uint64_t, no_value>(24) == 96);
-  CHECK(tuned_samples<std::uint64_t, no_value>(26) == 192);
-  CHECK(tuned_samples<std::uint64_t, no_value>(28) == 384);
-  CHECK(tuned_samples<u32, u32>(24) == 96);
-  CHECK(tuned_samples<u32, u32>(26) == 192);
-  CHECK(tuned_samples<u32, u32>(28) == 384);
+  // 8-byte items: run 57's H200 sweep (fastest, or within 1 % of it: u64 at 2^27 256).
+  CHECK(tuned_samples<std::uint64_t, no_value>(20, true) == 384);
+  CHECK(tuned_samples<std::uint64_t, no_value>(21, true) == 512);
+  for (int log_n : {23, 24}) CHECK(tuned_samples<std::uint64_t, no_value>(log_n) == 96);
+  for (int log_n : {25, 26}) CHECK(tuned_samples<std::uint64_t, no_value>(log_n) == 192);
+  for (int log_n : {27, 28}) CHECK(tuned_samples<std::uint64_t, no_value>(log_n) == 384);
+  CHECK(tuned_samples<std::uint64_t, no_value>(29) == 512);
+  CHECK(tuned_samples<std::uint64_t, no_value>(30) == 128);  // 768 took 1.18 times as long
+  CHECK(tuned_samples<u32, u32>(19, true) == 192);
+  CHECK(tuned_samples<u32, u32>(20, true) == 384);
+  for (int log_n : {23, 24}) CHECK(tuned_samples<u32, u32>(log_n) == 96);
+  for (int log_n : {25, 26}) CHECK(tuned_samples<u32, u32>(log_n) == 192);
+  for (int log_n : {27, 28}) CHECK(tuned_samples<u32, u32>(log_n) == 384);
+  CHECK(tuned_samples<u32, u32>(29) == 512);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(24) == 128);
   CHECK(tuned_samples<gpusort_test::key16, no_value>(26) == 256);
   // 64-byte keys, alone and with u64 values: run 43's sweeps (1K tiles).

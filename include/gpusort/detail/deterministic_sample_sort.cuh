@@ -105,10 +105,16 @@ struct deterministic_sample_tuning {
   // Costs fitted per item size to the time-vs-s sweep (H100): 4-byte keys to run 31's (16K
   // tiles, buckets sorted by warps, 8-byte samples; u32 at 2^22 to 2^28: the estimate picks
   // the measured best s at all four sizes, where the run-22 costs missed 2^24 by 4 %; with
-  // buckets priced a tenth above their mean, run 56, also the H200's best at 2^25 and 2^26), the
-  // others to run 22's (u64, u32:u32 and 16-byte keys at 2^24 and 2^26, which run 31's sweep
-  // confirms with their doubled tiles). 16-byte keys are priced by their lexicographic
-  // comparator, dearer per slot. Items of more than 32 bytes and at most 64 that take 1K
+  // buckets priced a tenth above their mean, run 56, also the H200's best at 2^25 and 2^26);
+  // 5- to 8-byte items to run 57's H200 sweep (u64 and u32:u32, 2^16 to 2^30, s = 16 to
+  // 1024; least squares on the relative error from 2^22 up, then the costs searched for the
+  // least summed log of the picks' time over the fastest's): the estimate picks an s within 1 %
+  // of the fastest from 2^19 to 2^30, and 8-10 % slower at 2^16 to 2^18, where fewer buckets
+  // than SMs make the bucket sort a block's latency that the estimate does not price (the
+  // costs fitted to run 22, no bucket network priced: 6-9 % slower at 2^23 and 2^25, 4-28 %
+  // at 2^16 to 2^18, and u16:u32 1.2-1.9 times its fastest; now 1.0-1.2); 16-byte keys to
+  // run 22's (2^24 and 2^26, which run 31's sweep confirms with their doubled tiles), priced
+  // by their lexicographic comparator, dearer per slot. Items of more than 32 bytes and at most 64 that take 1K
   // tiles (the bucket sort's wide shapes, as 64-byte keys do) are priced as 64-byte keys: a
   // level cuts a segment only by s/2, and a plan whose last level overshoots leaves millions
   // of near-empty buckets. Those costs are fitted to run 43's sweep of 64-byte keys (2^22 to
@@ -122,7 +128,7 @@ struct deterministic_sample_tuning {
       item_bytes > segment_tuning::wide_item_bytes && item_bytes <= 64 && tile == 1024;
   static constexpr deterministic_sample_costs costs =
       item_bytes <= 4          ? deterministic_sample_costs{0.0049, 0.0138, 0.4355, 0, 195700, 0.000169}
-      : item_bytes <= 8        ? deterministic_sample_costs{0.019, 0.026, 0.59, 1.3, 190000, 0}
+      : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066}
       : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020}
                                : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0};
   static constexpr int min_default_samples = 16;
