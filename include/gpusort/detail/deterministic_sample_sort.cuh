@@ -100,28 +100,28 @@ struct deterministic_sample_tuning {
   // 4-5 % slower on u32 at 2^26-2^28, 4 warps equal to 8 on keys and 1-3 % slower on pairs
   // and 16-byte keys (bench/RESULTS.md run 31).
   static constexpr int tile_warps = 8;
-  // Default s: the candidate with the least estimated time (deterministic_sample_choose_
-  // samples): fewer levels against more samples, part-filled tiles and final segments.
-  // Costs fitted per item size to the time-vs-s sweep (H100): 4-byte keys to run 31's (16K
-  // tiles, buckets sorted by warps, 8-byte samples; u32 at 2^22 to 2^28: the estimate picks
-  // the measured best s at all four sizes, where the run-22 costs missed 2^24 by 4 %; with
-  // buckets priced a tenth above their mean, run 56, also the H200's best at 2^25 and 2^26);
-  // 5- to 8-byte items to run 57's H200 sweep (u64 and u32:u32, 2^16 to 2^30, s = 16 to
+  // Default s: the candidate with the least estimated time
+  // (deterministic_sample_choose_samples): fewer levels against more samples, part-filled tiles
+  // and final segments. Costs fitted per item size to the time-vs-s sweep (H100): 4-byte keys
+  // to run 31's (16K tiles, buckets sorted by warps, 8-byte samples; u32 at 2^22 to 2^28: the
+  // estimate picks the measured best s at all four sizes, where the run-22 costs missed 2^24 by
+  // 4 %; with buckets priced a tenth above their mean, run 56, also the H200's best at 2^25 and
+  // 2^26); 5- to 8-byte items to run 57's H200 sweep (u64 and u32:u32, 2^16 to 2^30, s = 16 to
   // 1024; least squares on the relative error from 2^22 up, then the costs searched for the
   // least summed log of the picks' time over the fastest's): the estimate picks an s within 1 %
   // of the fastest from 2^19 to 2^30, and 8-10 % slower at 2^16 to 2^18, where fewer buckets
-  // than SMs make the bucket sort a block's latency that the estimate does not price (the
-  // costs fitted to run 22, no bucket network priced: 6-9 % slower at 2^23 and 2^25, 4-28 %
-  // at 2^16 to 2^18, and u16:u32 1.2-1.9 times its fastest; now 1.0-1.2); 16-byte keys to
-  // run 22's (2^24 and 2^26, which run 31's sweep confirms with their doubled tiles), priced
-  // by their lexicographic comparator, dearer per slot. Items of more than 32 bytes and at most 64 that take 1K
-  // tiles (the bucket sort's wide shapes, as 64-byte keys do) are priced as 64-byte keys: a
-  // level cuts a segment only by s/2, and a plan whose last level overshoots leaves millions
-  // of near-empty buckets. Those costs are fitted to run 43's sweep of 64-byte keys (2^22 to
-  // 2^26, 30 plans, each within 11 %; the estimate picks the measured best s at all three
-  // sizes, where the 16-byte costs' 256 at 2^24 took 52.2 ms against 45.3 with s = 64). The
-  // rest keep the 16-byte costs: 64-byte keys with u64 values were fastest at 2^24 with their
-  // s = 256 (55.9 ms; the 64-byte costs' 64: 58.4), and the narrower wide items that take
+  // than SMs make the bucket sort a block's latency that the estimate does not price (the costs
+  // fitted to run 22, no bucket network priced: 6-9 % slower at 2^23 and 2^25, 4-31 % at 2^16
+  // to 2^18, and u16:u32 1.2-2.0 times its fastest; now 1.0-1.2); 16-byte keys to run 22's
+  // (2^24 and 2^26, which run 31's sweep confirms with their doubled tiles), priced by their
+  // lexicographic comparator, dearer per slot. Items of more than 32 bytes and at most 64 that
+  // take 1K tiles (the bucket sort's wide shapes, as 64-byte keys do) are priced as 64-byte
+  // keys: a level cuts a segment only by s/2, and a plan whose last level overshoots leaves
+  // millions of near-empty buckets. Those costs are fitted to run 43's sweep of 64-byte keys
+  // (2^22 to 2^26, 30 plans, each within 11 %; the estimate picks the measured best s at all
+  // three sizes, where the 16-byte costs' 256 at 2^24 took 52.2 ms against 45.3 with s = 64).
+  // The rest keep the 16-byte costs: 64-byte keys with u64 values were fastest at 2^24 with
+  // their s = 256 (55.9 ms; the 64-byte costs' 64: 58.4), and the narrower wide items that take
   // 2K tiles (33 to 49 bytes) were not measured.
   static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
   static constexpr bool priced_as_64_byte_keys =
