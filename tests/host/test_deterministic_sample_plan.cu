@@ -394,12 +394,11 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
   }
 }
 
-// The estimate reproduces the fastest s of the H100 sweeps (bench/RESULTS.md run 31: powers
-// of two from 64 to 512, then the halfway points the estimate picks against the powers of
-// two around them; run 43: 64-byte keys, every candidate from 16 to 512) with each type's
-// own tile, and of the H200's for u32 at 2^25 and 2^26 (run 56: 96 and 192 against 128,
-// 1.85 and 3.41 ms against 1.91 and 3.56); 2^22 u32 keys are too few for the full tile
-// (min_tiles_per_sm), so their plan has the half tile.
+// The estimate reproduces the fastest s of the sweeps with each type's own tile: the H200's
+// for 4-byte keys (bench/RESULTS.md runs 56 and 58: u32 from 2^16 to 2^30, every candidate
+// from 16 to 1024 up to 2^23) and 8-byte items (run 57), the H100's for 16- and 64-byte keys
+// (runs 31 and 43). Up to 2^22 u32 keys are too few for the full tile (min_tiles_per_sm), so
+// their plans have the half tile.
 template <class Key, class Value>
 int tuned_samples(int log_n, bool half = false) {
   using tuning = gpusort::detail::deterministic_sample_tuning<Key, Value>;
@@ -412,12 +411,17 @@ int tuned_samples(int log_n, bool half = false) {
 TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_sample]") {
   using gpusort::detail::no_value;
   using u32 = std::uint32_t;
-  CHECK(tuned_samples<u32, no_value>(22, true) == 512);
-  CHECK(tuned_samples<u32, no_value>(24) == 96);
-  CHECK(tuned_samples<u32, no_value>(25) == 96);
-  CHECK(tuned_samples<u32, no_value>(26) == 192);
-  CHECK(tuned_samples<u32, no_value>(27) == 192);
-  CHECK(tuned_samples<u32, no_value>(28) == 256);
+  // 4-byte keys: run 58's H200 sweep (fastest; 2^28 384, 1.7 % ahead of 256 on uniform keys
+  // and 5.6 % behind it on sorted ones; 2^30 768, 3 % behind 512 and 11 % ahead of the run-56
+  // costs' 96).
+  CHECK(tuned_samples<u32, no_value>(19, true) == 192);
+  CHECK(tuned_samples<u32, no_value>(21, true) == 384);
+  CHECK(tuned_samples<u32, no_value>(22, true) == 768);
+  CHECK(tuned_samples<u32, no_value>(23) == 1024);
+  for (int log_n : {24, 25}) CHECK(tuned_samples<u32, no_value>(log_n) == 96);
+  for (int log_n : {26, 27}) CHECK(tuned_samples<u32, no_value>(log_n) == 192);
+  for (int log_n : {28, 29}) CHECK(tuned_samples<u32, no_value>(log_n) == 384);
+  CHECK(tuned_samples<u32, no_value>(30) == 768);
   // 8-byte items: run 57's H200 sweep (fastest, or within 1 % of it: u64 at 2^27 256).
   CHECK(tuned_samples<std::uint64_t, no_value>(20, true) == 384);
   CHECK(tuned_samples<std::uint64_t, no_value>(21, true) == 512);

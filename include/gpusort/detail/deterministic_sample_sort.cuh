@@ -102,17 +102,21 @@ struct deterministic_sample_tuning {
   static constexpr int tile_warps = 8;
   // Default s: the candidate with the least estimated time
   // (deterministic_sample_choose_samples): fewer levels against more samples, part-filled tiles
-  // and final segments. Costs fitted per item size to the time-vs-s sweep (H100): 4-byte keys
-  // to run 31's (16K tiles, buckets sorted by warps, 8-byte samples; u32 at 2^22 to 2^28: the
-  // estimate picks the measured best s at all four sizes, where the run-22 costs missed 2^24 by
-  // 4 %; with buckets priced a tenth above their mean, run 56, also the H200's best at 2^25 and
-  // 2^26); 5- to 8-byte items to run 57's H200 sweep (u64 and u32:u32, 2^16 to 2^30, s = 16 to
-  // 1024; least squares on the relative error from 2^22 up, then the costs searched for the
-  // least summed log of the picks' time over the fastest's): the estimate picks an s within 1 %
-  // of the fastest from 2^19 to 2^30, and 8-10 % slower at 2^16 to 2^18, where fewer buckets
-  // than SMs make the bucket sort a block's latency that the estimate does not price (the costs
-  // fitted to run 22, no bucket network priced: 6-9 % slower at 2^23 and 2^25, 4-31 % at 2^16
-  // to 2^18, and u16:u32 1.2-2.0 times its fastest; now 1.0-1.2); 16-byte keys to run 22's
+  // and final segments. Costs fitted per item size to time-vs-s sweeps, searched for the least
+  // summed log of the picks' time over the fastest's. 4-byte keys to the H200's (runs 56 and
+  // 58: u32, f32, u16 and u8 at 2^16 to 2^23, s = 16 to 1024, u32 on to 2^30): for u32 an s
+  // within 2 % of the fastest from 2^19 to 2^29 (the narrower keys within 4 %, u8 at 2^23 6 %),
+  // 3 % behind it at 2^30 (768 against 512), 2-6 % on sorted input from 2^25, and 5-16 %
+  // slower at 2^16 to 2^18 (the latency below); against the previous costs (fitted to run 31's
+  // H100 sweep) 3-16 % faster at 2^17 to 2^22 (but 1.7 % slower at 2^20), 11 % at 2^30, and
+  // 2-6 % at 2^28 but on presorted input (sorted, reverse, organ pipe: 5.6 % slower). 5- to
+  // 8-byte items to run 57's H200 sweep (u64 and u32:u32, 2^16 to 2^30, s = 16 to 1024; least
+  // squares on the relative error from 2^22 up, then the search): the estimate picks an s
+  // within 1 % of the fastest from 2^19 to 2^30, and 8-10 % slower at 2^16 to 2^18, where
+  // fewer buckets than SMs make the bucket sort a block's latency that the estimate does not
+  // price (the costs fitted to run 22, no bucket network priced: 6-9 % slower at 2^23 and
+  // 2^25, 4-31 % at 2^16 to 2^18, and u16:u32 1.2-2.0 times its fastest; now 1.0-1.2);
+  // 16-byte keys to run 22's
   // (2^24 and 2^26, which run 31's sweep confirms with their doubled tiles), priced by their
   // lexicographic comparator, dearer per slot. Items of more than 32 bytes and at most 64 that
   // take 1K tiles (the bucket sort's wide shapes, as 64-byte keys do) are priced as 64-byte
@@ -127,7 +131,7 @@ struct deterministic_sample_tuning {
   static constexpr bool priced_as_64_byte_keys =
       item_bytes > segment_tuning::wide_item_bytes && item_bytes <= 64 && tile == 1024;
   static constexpr deterministic_sample_costs costs =
-      item_bytes <= 4          ? deterministic_sample_costs{0.0049, 0.0138, 0.4355, 0, 195700, 0.000169}
+      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031}
       : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066}
       : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020}
                                : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0};
