@@ -122,10 +122,10 @@ struct deterministic_sample_tuning {
   // u64:u32, u64:u64, key16:u64) take run 58's H200 sweep and A/B instead (2^16 to 2^29, s =
   // 16 to 1024), searched for costs that change a pick only where the new s was measured
   // faster on that tile shape: 384 at 2^27 and 512 at 2^28 instead of 64 and 96, 9-15 %
-  // faster (key16 at 2^27 57.5 -> 50.2 ms). The sweep's other gains (13-22 % below 2^19,
-  // 16-18 % at 2^21-2^22) came with picks that lost elsewhere or were not measured, and a
+  // faster (key16 at 2^27 57.5 -> 50.2 ms). The sweep's other gains (8-22 % below 2^19,
+  // 14-16 % at 2^21-2^22) came with picks that lost elsewhere or were not measured, and a
   // neighbouring s can cost 2-14 times as much (key16 at 2^28 with s = 384). 12-byte keys
-  // alone take 8K tiles, where the fallback misses the fastest s by 1.5-2x (key12 at 2^24:
+  // alone take 8K tiles, where the fallback's s takes 1.5-2x the fastest's time (key12 at 2^24:
   // 9.57 ms, 6.06 with s = 384); no costs fitted both shapes, and a row of their own would
   // rest on too few sizes, so they keep the fallback. Items of more than 32 bytes and at most
   // 64 that take 1K tiles (the bucket sort's wide shapes, as 64-byte keys do) are priced as
