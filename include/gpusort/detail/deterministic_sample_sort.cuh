@@ -106,7 +106,7 @@ struct deterministic_sample_tuning {
   // summed log of the picks' time over the fastest's. 4-byte keys to the H200's (runs 56 and
   // 58: u32, f32, u16 and u8 at 2^16 to 2^23, s = 16 to 1024, u32 on to 2^30): for u32 an s
   // within 2 % of the fastest from 2^19 to 2^29 (the narrower keys within 4 %, u8 at 2^23 6 %),
-  // 3 % behind it at 2^30 (768 against 512), 2-10 % on sorted input from 2^25, and 5-16 %
+  // 3 % behind it at 2^30 (768 against 512), 2-10 % on sorted input from 2^25, and 4-16 %
   // slower at 2^16 to 2^18 (the latency below); against the previous costs (fitted to run 31's
   // H100 sweep) 3-16 % faster at 2^17 to 2^22 (but 1.7 % slower at 2^20), 11 % at 2^30, and
   // 2-6 % at 2^28 but on presorted input (sorted, reverse, organ pipe: 5.6 % slower). 5- to
