@@ -124,27 +124,29 @@ struct deterministic_sample_tuning {
   // faster on that tile shape: 384 at 2^27 and 512 at 2^28 instead of 64 and 96, 9-15 %
   // faster (key16 at 2^27 57.5 -> 50.2 ms). The sweep's other gains (8-22 % below 2^19,
   // 14-16 % at 2^21-2^22) came with picks that lost elsewhere or were not measured, and a
-  // neighbouring s can cost 2-14 times as much (key16 at 2^28 with s = 384). 12-byte keys
-  // alone take 8K tiles, where the fallback's s takes 1.5-2x the fastest's time (key12 at 2^24:
-  // 9.57 ms, 6.06 with s = 384); no costs fitted both shapes, and a row of their own would
-  // rest on too few sizes, so they keep the fallback. Items of more than 32 bytes and at most
-  // 64 that take 1K tiles (the bucket sort's wide shapes, as 64-byte keys do) are priced as
-  // 64-byte keys: a level cuts a segment only by s/2, and a plan whose last level overshoots
-  // leaves millions of near-empty buckets. Those costs are fitted to run 43's sweep of 64-byte
-  // keys (2^22 to 2^26, 30 plans, each within 11 %; the estimate picks the measured best s at
-  // all three sizes, where the 16-byte costs' 256 at 2^24 took 52.2 ms against 45.3 with s =
-  // 64). The rest keep the fallback: 64-byte keys with u64 values were fastest at 2^24 with
-  // their s = 256 (55.9 ms; the 64-byte costs' 64: 58.4), and the narrower wide items that take
-  // 2K tiles (33 to 49 bytes) were not measured.
+  // neighbouring s can cost 2-14 times as much (key16 at 2^28 with s = 384). Items of more
+  // than 8 bytes in 8K tiles (12-byte keys alone) take run 59's H200 sweep of key12 (2^16 to
+  // 2^29, s = 16 to 1024; least summed log of the picks' time over the fastest's): an s within
+  // 12 % of the fastest at every size, where the fallback's took 1.2-2.0 times its time.
+  // Items of more than 32 bytes and at most 64 that take 1K tiles (the bucket sort's wide
+  // shapes, as 64-byte keys do) are priced as 64-byte keys: a level cuts a segment only by s/2,
+  // and a plan whose last level overshoots leaves millions of near-empty buckets. Those costs
+  // are fitted to run 43's sweep of 64-byte keys (2^22 to 2^26, 30 plans, each within 11 %; the
+  // estimate picks the measured best s at all three sizes, where the 16-byte costs' 256 at 2^24
+  // took 52.2 ms against 45.3 with s = 64). The rest keep the fallback: 64-byte keys with u64
+  // values were fastest at 2^24 with their s = 256 (55.9 ms; the 64-byte costs' 64: 58.4), and
+  // the narrower wide items that take 2K tiles (33 to 49 bytes) were not measured.
   static constexpr std::size_t item_bytes = item_bytes_of<Key, Value>;
   static constexpr bool priced_as_64_byte_keys =
       item_bytes > segment_tuning::wide_item_bytes && item_bytes <= 64 && tile == 1024;
   static constexpr bool priced_as_4k_tiles = item_bytes > 8 && tile == 4096;
+  static constexpr bool priced_as_8k_tiles = item_bytes > 8 && tile == 8192;
   static constexpr deterministic_sample_costs costs =
       item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031}
       : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066}
       : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020}
       : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015}
+      : priced_as_8k_tiles     ? deterministic_sample_costs{0.15, 0.0, 0.64, 5.2, 180000, 0.0066}
                                : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0};
   static constexpr int min_default_samples = 16;
   // Fewer than 4 samples need not shrink a segment of just over one tile.
