@@ -150,13 +150,15 @@ TEST_CASE("deterministic_sample: floating-point keys (with NaN, ±0, ±inf) and 
   check_float_and_struct_key_types(default_policy, sort_case{dist, n, /*special_floats=*/true});
 }
 
-// 12-byte keys take 8K tiles and costs of their own; these sizes take both tile shapes, one
-// level and two, and default s of 384, 96 and 192.
-TEST_CASE("deterministic_sample: 12-byte keys at the sizes of their own costs", "[deterministic_sample]") {
+// 12-byte keys (8K tiles) and 16-byte keys with 16-byte values (2K tiles) have costs of their
+// own; these sizes take both tile shapes of each, and plans of one level and of two.
+TEST_CASE("deterministic_sample: the item shapes with costs of their own, where their s moved",
+          "[deterministic_sample]") {
   const auto dist = GENERATE(distribution::uniform, distribution::organ_pipe,
                              distribution::few_distinct_2);
   const std::int64_t n = GENERATE(std::int64_t(262145), std::int64_t(1) << 21, std::int64_t(8388607));
   check_sort<ds_policy, key12, no_value>(default_policy, {dist, n}, key12_less{}, false);
+  check_sort<ds_policy, key16, value16>(default_policy, {dist, n}, key16_less{}, false);
 }
 
 TEST_CASE("deterministic_sample: both tile shapes and several s", "[deterministic_sample]") {

@@ -397,9 +397,9 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
 // The estimate reproduces the fastest s of the sweeps with each type's own tile: the H200's
 // for 4-byte keys (bench/RESULTS.md runs 56 and 58: u32 from 2^16 to 2^30, every candidate
 // from 16 to 1024 up to 2^23), 8-byte items (run 57), items of 9 to 24 bytes in 4K tiles
-// (run 58) and 12-byte keys in 8K tiles (run 59), the H100's for 64-byte keys (run 43). Up to
-// 2^22 u32 keys are too few for the full tile (min_tiles_per_sm), so their plans have the half
-// tile.
+// (run 58), 12-byte keys in 8K tiles and 16-byte keys with 16-byte values in 2K tiles (run
+// 59), the H100's for 64-byte keys (run 43). Up to 2^22 u32 keys are too few for the full
+// tile (min_tiles_per_sm), so their plans have the half tile.
 template <class Key, class Value>
 int tuned_samples(int log_n, bool half = false) {
   using tuning = gpusort::detail::deterministic_sample_tuning<Key, Value>;
@@ -453,6 +453,11 @@ TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_s
   CHECK(tuned_samples<gpusort_test::key12, no_value>(22) == 192);
   for (int log_n : {24, 25}) CHECK(tuned_samples<gpusort_test::key12, no_value>(log_n) == 384);
   for (int log_n : {26, 29}) CHECK(tuned_samples<gpusort_test::key12, no_value>(log_n) == 768);
+  // 16-byte keys with 16-byte values (2K tiles): run 59's sweep, the fastest s at these sizes.
+  CHECK(tuned_samples<gpusort_test::key16, gpusort_test::value16>(20) == 96);
+  for (int log_n : {22, 23, 24}) CHECK(tuned_samples<gpusort_test::key16, gpusort_test::value16>(log_n) == 192);
+  CHECK(tuned_samples<gpusort_test::key16, gpusort_test::value16>(25) == 64);
+  for (int log_n : {26, 27}) CHECK(tuned_samples<gpusort_test::key16, gpusort_test::value16>(log_n) == 96);
   // 64-byte keys, alone and with u64 values: run 43's sweeps (1K tiles).
   CHECK(tuned_samples<gpusort_test::key64, no_value>(22) == 128);
   CHECK(tuned_samples<gpusort_test::key64, no_value>(24) == 64);

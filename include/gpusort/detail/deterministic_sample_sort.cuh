@@ -127,7 +127,11 @@ struct deterministic_sample_tuning {
   // neighbouring s can cost 2-14 times as much (key16 at 2^28 with s = 384). Items of more
   // than 8 bytes in 8K tiles (12-byte keys alone) take run 59's H200 sweep of key12 (2^16 to
   // 2^29, s = 16 to 1024; least summed log of the picks' time over the fastest's): an s within
-  // 12 % of the fastest at every size, where the fallback's took 1.2-2.0 times its time.
+  // 12 % of the fastest at every size, where the fallback's took 1.2-2.0 times its time. Items
+  // of 9 to 32 bytes in 2K tiles (16-byte keys with 16-byte values) take run 59's sweep of
+  // key16:v16 (2^16 to 2^28, searched the same way, keeping the fallback's s at 2^29 and 2^30,
+  // which were not swept): within 13 % of the fastest s at every size, the fallback's within
+  // 15 %; 4-13 % faster at 2^16-2^17, 2^20, 2^22 and 2^25-2^26.
   // Items of more than 32 bytes and at most 64 that take 1K tiles (the bucket sort's wide
   // shapes, as 64-byte keys do) are priced as 64-byte keys: a level cuts a segment only by s/2,
   // and a plan whose last level overshoots leaves millions of near-empty buckets. Those costs
@@ -141,12 +145,14 @@ struct deterministic_sample_tuning {
       item_bytes > segment_tuning::wide_item_bytes && item_bytes <= 64 && tile == 1024;
   static constexpr bool priced_as_4k_tiles = item_bytes > 8 && tile == 4096;
   static constexpr bool priced_as_8k_tiles = item_bytes > 8 && tile == 8192;
+  static constexpr bool priced_as_2k_tiles = item_bytes > 8 && item_bytes <= 32 && tile == 2048;
   static constexpr deterministic_sample_costs costs =
       item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031}
       : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066}
       : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020}
       : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015}
       : priced_as_8k_tiles     ? deterministic_sample_costs{0.15, 0.0, 0.64, 5.2, 180000, 0.0066}
+      : priced_as_2k_tiles     ? deterministic_sample_costs{0.1, 0.0, 0.6, 5.6, 260000, 0.0063}
                                : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0};
   static constexpr int min_default_samples = 16;
   // Fewer than 4 samples need not shrink a segment of just over one tile.
