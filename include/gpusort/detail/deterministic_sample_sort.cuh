@@ -127,11 +127,12 @@ struct deterministic_sample_tuning {
   // neighbouring s can cost 2-14 times as much (key16 at 2^28 with s = 384). Items of more
   // than 8 bytes in 8K tiles (12-byte keys alone) take run 59's H200 sweep of key12 (2^16 to
   // 2^29, s = 16 to 1024; least summed log of the picks' time over the fastest's): an s within
-  // 12 % of the fastest at every size, where the fallback's took 1.2-2.0 times its time. Items
-  // of 9 to 32 bytes in 2K tiles (16-byte keys with 16-byte values) take run 59's sweep of
+  // 12 % of the fastest at every size, where the fallback's took 1.2-2.0 times its time (in
+  // an A/B 6-48 % faster at 2^16 to 2^30 and on ten distributions at 2^24 and 2^27). Items of
+  // 9 to 32 bytes in 2K tiles (16-byte keys with 16-byte values) take run 59's sweep of
   // key16:v16 (2^16 to 2^28, searched the same way, keeping the fallback's s at 2^29 and 2^30,
   // which were not swept): within 13 % of the fastest s at every size, the fallback's within
-  // 15 %; 4-13 % faster at 2^16-2^17, 2^20, 2^22 and 2^25-2^26.
+  // 15 %; in an A/B 1-11 % faster where the pick moved, 7-12 % on seven other distributions.
   // Items of more than 32 bytes and at most 64 that take 1K tiles (the bucket sort's wide
   // shapes, as 64-byte keys do) are priced as 64-byte keys: a level cuts a segment only by s/2,
   // and a plan whose last level overshoots leaves millions of near-empty buckets. Those costs
