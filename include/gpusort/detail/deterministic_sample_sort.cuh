@@ -323,9 +323,23 @@ __host__ __device__ inline std::int64_t deterministic_sample_next_segment(
 
 // ---- kernels (thin: the block building blocks do the work) --------------------------------
 
-static __global__ void deterministic_sample_whole_kernel(std::int64_t* segment_offsets, std::int64_t n) {
-  segment_offsets[0] = 0;
-  segment_offsets[1] = n;
+// The first level's one segment [0, n) and its `rows` tiles, all of segment 0: what the tile
+// scan and the rows kernel compute for a later level, written in one launch, since at small n
+// the sort is bound by its launches (bench/RESULTS.md run 59).
+static __global__ void deterministic_sample_first_level_kernel(std::int64_t* segment_offsets,
+                                                               std::int64_t* tile_starts,
+                                                               std::int64_t* row_segments,
+                                                               std::int64_t n, std::int64_t rows) {
+  const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row == 0) {
+    segment_offsets[0] = 0;
+    segment_offsets[1] = n;
+    if (rows > 0) {
+      tile_starts[0] = 0;
+      tile_starts[1] = rows;
+    }
+  }
+  if (row < rows) row_segments[row] = 0;
 }
 
 static __global__ void deterministic_sample_rows_kernel(const std::int64_t* tile_starts,
@@ -687,9 +701,10 @@ struct deterministic_sample_setup {
   }
 };
 
-// Steps 1–3 of a level: `rows` table rows over `segments` segments.
+// Steps 1–3 of a level: `rows` table rows over `segments` segments; short_tiles: whether a
+// segment may end in a short tile (not at the first level where the tile divides n).
 template <bool HALF, class Table, class Key, class Value, class Compare>
-cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t segments, Key* keys,
+cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t segments, bool short_tiles, Key* keys,
                                               Value* values, const std::int64_t* segment_offsets,
                                               const std::int64_t* tile_starts,
                                               const std::int64_t* row_segments, int samples,
@@ -711,6 +726,7 @@ cudaError_t launch_deterministic_sample_tiles(std::int64_t rows, std::int64_t se
     warp_kernel<<<static_cast<unsigned>(rows), shape::warp_threads, warp_bytes, stream>>>(
         keys, values, segment_offsets, tile_starts, row_segments, samples, sample_table, cmp);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
+    if (!short_tiles) return cudaSuccess;
   }
   const std::int64_t blocks = shape::by_warps ? segments : rows;
   block_kernel<<<static_cast<unsigned>(blocks), threads, block_bytes, stream>>>(
@@ -745,8 +761,14 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
   auto* offsets = reinterpret_cast<Offset*>(static_cast<char*>(tables) + setup.rank_bytes);
   void* scan_temp = layout.template get<void>(temp, setup_type::scan_temp);
 
-  deterministic_sample_whole_kernel<<<1, 1, 0, stream>>>(segments, n);
-  if (cudaError_t e = cudaPeekAtLastError()) return e;
+  constexpr int helper = tuning::helper_threads;
+  {
+    const std::int64_t first_rows = plan.levels > 0 ? plan.rows[0] : 0;
+    const auto blocks = static_cast<unsigned>(std::max<std::int64_t>(1, ceil_div(first_rows, helper)));
+    deterministic_sample_first_level_kernel<<<blocks, helper, 0, stream>>>(segments, tile_starts,
+                                                                         row_segments, n, first_rows);
+    if (cudaError_t e = cudaPeekAtLastError()) return e;
+  }
 
   Key* current_keys = keys;
   Value* current_values = values;
@@ -763,26 +785,27 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     const std::int64_t rows = plan.rows[level];
     const auto grid = static_cast<unsigned>(rows);
     std::size_t scan_bytes = setup.scan_bytes;
-    const typename setup_type::tile_count_iterator tile_counts(
-        thrust::counting_iterator<std::int64_t>(0),
-        deterministic_sample_segment_tiles{segments, k, tile});
-    if (cudaError_t e = cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, tile_counts,
-                                                      tile_starts, k + 1, stream))
-      return e;
-
-    constexpr int helper = tuning::helper_threads;
-    deterministic_sample_rows_kernel<<<static_cast<unsigned>(ceil_div(rows, helper)), helper, 0,
-                                       stream>>>(tile_starts, k, rows, row_segments);
-    if (cudaError_t e = cudaPeekAtLastError()) return e;
+    if (!first) {
+      const typename setup_type::tile_count_iterator tile_counts(
+          thrust::counting_iterator<std::int64_t>(0),
+          deterministic_sample_segment_tiles{segments, k, tile});
+      if (cudaError_t e = cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, tile_counts,
+                                                        tile_starts, k + 1, stream))
+        return e;
+      deterministic_sample_rows_kernel<<<static_cast<unsigned>(ceil_div(rows, helper)), helper, 0,
+                                         stream>>>(tile_starts, k, rows, row_segments);
+      if (cudaError_t e = cudaPeekAtLastError()) return e;
+    }
 
     // Steps 1–3.
+    const bool short_tiles = !first || n % tile != 0;
     const cudaError_t sorted =
-        setup.half ? launch_deterministic_sample_tiles<true, Table>(rows, k, current_keys, current_values,
-                                                                    segments, tile_starts, row_segments,
-                                                                    s, samples, cmp, stream)
-                   : launch_deterministic_sample_tiles<false, Table>(rows, k, current_keys, current_values,
-                                                                     segments, tile_starts, row_segments,
-                                                                     s, samples, cmp, stream);
+        setup.half ? launch_deterministic_sample_tiles<true, Table>(rows, k, short_tiles, current_keys,
+                                                                    current_values, segments, tile_starts,
+                                                                    row_segments, s, samples, cmp, stream)
+                   : launch_deterministic_sample_tiles<false, Table>(rows, k, short_tiles, current_keys,
+                                                                     current_values, segments, tile_starts,
+                                                                     row_segments, s, samples, cmp, stream);
     if (sorted != cudaSuccess) return sorted;
     if (first && stop_after == stop::local_sort) return cudaSuccess;
 
