@@ -18,7 +18,8 @@
 //       38, H100) u32 2^20 12 %, 2^28 5.3 %, u32:u32 2^28 7.6 % faster; pairs (run 51,
 //       H200) u64 keys 3-6 % faster from 2^20 to 2^28 on every distribution measured.
 //  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
-//       m = the segment's tile count) and locates them in its sorted tile by the halving
+//       m = the segment's tile count), copies its sorted tile into shared memory where the
+//       device grants the room (the paper's setting), and locates them in it by the halving
 //       parallel binary search (block::locate_splitters).
 //  7.   Segment-major, column-major exclusive scan of the m×s table
 //       (device::segmented_bucket_offsets): where each tile's part of each bucket goes.
@@ -204,6 +205,13 @@ template <class Key>
 constexpr std::size_t deterministic_sample_locate_bytes(int samples) {
   const std::size_t splitters = samples > 1 ? static_cast<std::size_t>(samples - 1) : 0;
   return (splitters * sizeof(std::int64_t) + 15) / 16 * 16 + splitters * sizeof(Key);
+}
+
+// The same with the sorted tile staged after the splitters (deterministic_sample_locate_kernel).
+template <class Key>
+constexpr std::size_t deterministic_sample_staged_locate_bytes(int samples, int tile_items) {
+  return (deterministic_sample_locate_bytes<Key>(samples) + 15) / 16 * 16 +
+         static_cast<std::size_t>(tile_items) * sizeof(Key);
 }
 
 // The largest s, up to `limit`, whose splitters the locate kernel holds without opting in
@@ -439,17 +447,24 @@ __global__ void __launch_bounds__(THREADS)
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
 // ranks[s − 1] = the tile's size. Rows without a tile get zeros (no counts).
+// `staged`: the sorted tile is copied to shared memory first (its dynamic shared memory
+// sized by deterministic_sample_staged_locate_bytes), as the paper searches it: the halving
+// search's levels follow one another, each a chain of dependent reads, which from global
+// memory made the step latency-bound.
 template <int THREADS, class Table, class Key, class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_locate_kernel(const Key* keys, const std::int64_t* segment_offsets,
                                        const std::int64_t* tile_starts,
                                        const std::int64_t* row_segments, int tile_items, int samples,
-                                       Table sorted_samples, int* rank_table, Compare cmp) {
+                                       bool staged, Table sorted_samples, int* rank_table,
+                                       Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int splitters = samples - 1;
   auto* splitter_positions = reinterpret_cast<std::int64_t*>(shared_bytes);
   auto* splitter_keys = reinterpret_cast<Key*>(
       shared_bytes + (splitters * sizeof(std::int64_t) + 15) / 16 * 16);
+  auto* staged_tile = reinterpret_cast<Key*>(
+      shared_bytes + (deterministic_sample_locate_bytes<Key>(samples) + 15) / 16 * 16);
   const std::int64_t row = blockIdx.x;
   int* ranks = rank_table + row * samples;
   const deterministic_sample_tile t =
@@ -467,9 +482,13 @@ __global__ void __launch_bounds__(THREADS)
     splitter_keys[b] = sorted_samples.key(g);
     splitter_positions[b] = sorted_samples.position(g);
   }
+  const Key* sorted_tile = keys + t.offset;
+  if (staged) {
+    for (int i = threadIdx.x; i < t.valid; i += THREADS) staged_tile[i] = sorted_tile[i];
+    sorted_tile = staged_tile;
+  }
   __syncthreads();
-  // Step 6 on the sorted tile in global memory: s·log(2T/s) reads, far fewer than the tile.
-  block::locate_splitters<THREADS>(keys + t.offset, t.valid, t.offset, splitter_keys,
+  block::locate_splitters<THREADS>(sorted_tile, t.valid, t.offset, splitter_keys,
                                    splitter_positions, splitters, ranks, cmp);
   if (threadIdx.x == 0) ranks[splitters] = t.valid;
 }
@@ -568,6 +587,7 @@ struct deterministic_sample_setup {
   // place; step 8 is the first to write there): where the sample table and its sort's
   // scratch fit in its keys, they live there, and the temp storage holds neither.
   bool samples_in_other = false;
+  bool locate_staged = false;  // step 6 searches the tile in shared memory (see make())
   int tile_items = 0;
   int samples = 0;
   deterministic_sample_plan plan{0, 1, 1, 1};
@@ -632,6 +652,17 @@ struct deterministic_sample_setup {
                               deterministic_sample_max_located_samples<Key>(tuning::max_samples),
                               tuning::costs);
     if (setup.samples == 0) return cudaErrorInvalidValue;  // no feasible plan for n
+    // Staged where the level's items, just written by the tile sort, are still in L2: the
+    // copy then costs little against the search's chains of dependent reads, which made the
+    // step latency-bound in global memory (H200, bench/RESULTS.md run 60: the step 1.3-2.2x
+    // faster from 2^16 to 2^23 on u32, u32:u32 and u64 keys). Past L2 the copy is one more
+    // pass over DRAM: sorts staged there measured up to 6 % slower (2^24 to 2^28).
+    int l2_bytes = 0;
+    if (cudaError_t e = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device)) return e;
+    setup.locate_staged =
+        deterministic_sample_staged_locate_bytes<Key>(setup.samples, setup.tile_items) <=
+            static_cast<std::size_t>(shared_optin) &&
+        n * static_cast<std::int64_t>(tuning::item_bytes) <= l2_bytes;
     setup.plan = deterministic_sample_plan(n, setup.tile_items, setup.samples, max_segment);
     if (!setup.plan.feasible) return cudaErrorInvalidValue;
 
@@ -816,9 +847,13 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     // Steps 5–6.
     {
       constexpr int threads = tuning::locate_threads;
-      const std::size_t bytes = deterministic_sample_locate_bytes<Key>(s);
-      deterministic_sample_locate_kernel<threads, Table><<<grid, threads, bytes, stream>>>(
-          current_keys, segments, tile_starts, row_segments, tile, s, samples, ranks, cmp);
+      const std::size_t bytes = setup.locate_staged
+                                    ? deterministic_sample_staged_locate_bytes<Key>(s, tile)
+                                    : deterministic_sample_locate_bytes<Key>(s);
+      const auto kernel = deterministic_sample_locate_kernel<threads, Table, Key, Compare>;
+      if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
+      kernel<<<grid, threads, bytes, stream>>>(current_keys, segments, tile_starts, row_segments,
+                                               tile, s, setup.locate_staged, samples, ranks, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
     if (first && stop_after == stop::sample_indexing) return cudaSuccess;
