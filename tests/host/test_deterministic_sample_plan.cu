@@ -134,6 +134,25 @@ TEST_CASE("the plan shrinks the bound every level until one block sorts a segmen
   if (n == std::int64_t(1) << 28 && tile == 8192 && s == 1024) CHECK(plan.levels == 2);
 }
 
+TEST_CASE("a level merges its sorted sample rows only where a segment's tiles times s are few",
+          "[deterministic_sample]") {
+  const std::int64_t limit = std::int64_t(1) << 15;
+  // 2^20 in 8K tiles with s = 192: 128 tiles of 192 samples, 24576 searches a block.
+  const deterministic_sample_plan small(std::int64_t(1) << 20, 8192, 192, 16384);
+  REQUIRE(small.levels == 1);
+  CHECK(deterministic_sample_merges_rows(small, 0, limit));
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, 128 * 192 - 1));
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 1, limit));  // the bucket sort: no level
+  // 2^24 in 16K tiles with s = 96: the first level has 1024 tiles and sorts; the second's
+  // segments hold at most ceil(bound / tile) = 22 tiles, 2112 searches, and merge.
+  const deterministic_sample_plan large(std::int64_t(1) << 24, 16384, 96, 16384);
+  REQUIRE(large.levels == 2);
+  CHECK_FALSE(deterministic_sample_merges_rows(large, 0, limit));
+  CHECK((large.bound[1] + 16383) / 16384 == 22);
+  CHECK(deterministic_sample_merges_rows(large, 1, limit));
+  CHECK_FALSE(deterministic_sample_merges_rows(large, 1, 22 * 96 - 1));
+}
+
 TEST_CASE("a level that cannot shrink its segments is refused", "[deterministic_sample]") {
   CHECK_FALSE(deterministic_sample_plan(std::int64_t(1) << 20, 4096, 2, 4096).feasible);
   CHECK_FALSE(deterministic_sample_plan(std::int64_t(1) << 40, 8192, 4, 8192).feasible);

@@ -91,6 +91,15 @@ struct deterministic_sample_plan {
   }
 };
 
+// Whether step 4 of `level` merges each segment's sorted sample rows by ranking them
+// (block::merge_sorted_row, one block a row) rather than sorting all samples anew: where a
+// segment's tiles times s, the searches of one block, are at most `limit`. The block also
+// reads its segment's whole table, so the merge's work grows with the square of the tiles.
+__host__ __device__ inline bool deterministic_sample_merges_rows(const deterministic_sample_plan& plan,
+                                                                 int level, std::int64_t limit) {
+  return level < plan.levels && ceil_div(plan.bound[level], plan.tile_items) * plan.samples <= limit;
+}
+
 // Estimated device time of a plan, to choose the default s. A level sorts all its tile
 // rows whole (a part-filled tile costs a full network: rows·T, not n), moves every item a
 // few times (relocation, tables), sorts its rows·s samples and pays a fixed launch overhead;

@@ -17,6 +17,10 @@
 //       come out contiguous. Measured against positioned keys: words (bench/RESULTS.md run
 //       38, H100) u32 2^20 12 %, 2^28 5.3 %, u32:u32 2^28 7.6 % faster; pairs (run 51,
 //       H200) u64 keys 3-6 % faster from 2^20 to 2^28 on every distribution measured.
+//       Where a segment has few tiles (its tiles times s at most max_merged_row_searches),
+//       the rows, each sorted already, are merged instead: one block a row ranks its samples
+//       among its segment's (block::merge_sorted_row) and writes them to the sort's scratch,
+//       which must then be in the idle buffer.
 //  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
 //       m = the segment's tile count), copies its sorted tile into shared memory where the
 //       device grants the room (the paper's setting), and locates them in it by the halving
@@ -48,6 +52,7 @@
 
 #include <gpusort/block/bitonic_sort.cuh>
 #include <gpusort/block/locate_splitters.cuh>
+#include <gpusort/block/merge_sorted_rows.cuh>
 #include <gpusort/block/regular_sample.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
@@ -161,6 +166,18 @@ struct deterministic_sample_tuning {
   static constexpr int min_samples = 4;
   // A tile's splitters and table row live in shared memory.
   static constexpr int max_samples = 1024;
+  // Step 4 merges a segment's sorted sample rows where one block's searches (the segment's
+  // tiles times s) are at most this many (deterministic_sample_merges_rows), staging the rows
+  // in at most merge_rows_shared bytes. The merge does tiles times more comparisons than the
+  // sort, which it beats only by being one launch (H200, bench/RESULTS.md run 61): with 2^12
+  // the first level of 2^16-2^18 (u32, u32:u32, u64; 1536-3072 searches) and the second of
+  // 2^23-2^24 (2112) merge, whole sorts 3.6-16.5 % faster, the rest unchanged (within 2 %);
+  // 2^14 also took 2^18 u64 (12288, 7 % faster) but made 2^25-2^26 pairs 1-2 % slower. A
+  // first version that searched without hoisting each search's operands took 1.5-2x the
+  // sort's time for 12288-24576 searches (2^19-2^20).
+  static constexpr std::int64_t max_merged_row_searches = std::int64_t(1) << 12;
+  static constexpr std::size_t merge_rows_shared = 96 * 1024;
+  static constexpr int merge_rows_threads = 512;
   static constexpr int locate_threads = 128;
   static constexpr int relocate_threads = 256;
   // Items a relocating thread holds in registers at once: 16 (up to 256 bytes) measured
@@ -445,6 +462,23 @@ __global__ void __launch_bounds__(THREADS)
   block::store_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
 }
 
+// Step 4 by merging: row r's samples go to their places among its segment's, in `merged`
+// (block::merge_sorted_row). Rows launched for the worst case without a tile are not read
+// back (step 6 skips them).
+template <int THREADS, class Table, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    deterministic_sample_merge_rows_kernel(Table samples, Table merged, const std::int64_t* tile_starts,
+                                           const std::int64_t* row_segments, int samples_per_row,
+                                           int staged_rows, Compare cmp) {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const std::int64_t row = blockIdx.x;
+  const std::int64_t segment = row_segments[row];
+  if (segment < 0) return;
+  block::merge_sorted_row<THREADS, typename Table::entry>(samples, merged, row, tile_starts[segment],
+                                                          tile_starts[segment + 1], samples_per_row,
+                                                          staged_rows, shared_bytes, Table::order(cmp));
+}
+
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
 // ranks[s − 1] = the tile's size. Rows without a tile get zeros (no counts).
 // `staged`: the sorted tile is copied to shared memory first (its dynamic shared memory
@@ -686,6 +720,8 @@ struct deterministic_sample_setup {
           sample_sort_bytes,
           algorithm<policy::merge>::template temp_storage_bytes<Key, std::int64_t>(policy::merge{}, entries));
     setup.sample_table_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sample_bytes);
+    // A step 4 that merges sorted rows writes a copy of the table to the sort's scratch.
+    sample_sort_bytes = std::max(sample_sort_bytes, setup.sample_table_bytes);
     setup.rank_bytes = temp_aligned_bytes(static_cast<std::size_t>(entries) * sizeof(int));
     const std::size_t table_bytes = setup.rank_bytes + entries * offset_bytes;
     // The idle buffer's start is rounded up to the alignment within it.
@@ -731,6 +767,19 @@ struct deterministic_sample_setup {
     return cudaSuccess;
   }
 };
+
+// Rows of samples block::merge_sorted_row stages at once in step 4 of `level`: as many of a
+// segment's as fit tuning::merge_rows_shared; 0 where the level sorts its samples instead.
+template <class Table, class Tuning>
+int deterministic_sample_merge_staged_rows(const deterministic_sample_plan& plan, int level) {
+  if (!deterministic_sample_merges_rows(plan, level, Tuning::max_merged_row_searches)) return 0;
+  const int s = static_cast<int>(plan.samples);
+  const std::size_t fixed = block::merge_sorted_rows_bytes<typename Table::entry>(s, 0);
+  if (fixed >= Tuning::merge_rows_shared) return 0;
+  const std::int64_t fitting =
+      static_cast<std::int64_t>((Tuning::merge_rows_shared - fixed) / (s * sizeof(typename Table::entry)));
+  return static_cast<int>(std::min(fitting, ceil_div(plan.bound[level], plan.tile_items)));
+}
 
 // Steps 1–3 of a level: `rows` table rows over `segments` segments; short_tiles: whether a
 // segment may end in a short tile (not at the first level where the tile divides n).
@@ -840,8 +889,23 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     if (sorted != cudaSuccess) return sorted;
     if (first && stop_after == stop::local_sort) return cudaSuccess;
 
-    // Step 4: every segment's samples in one sort (positions order the segments).
-    if (cudaError_t e = samples.sort(sample_sort_temp, rows * s, cmp, stream)) return e;
+    // Step 4: every segment's samples in one sort (positions order the segments), or, where a
+    // segment's tiles are few, its sorted rows merged into the sort's scratch, from where
+    // step 6 reads them; the scratch is then in the idle buffer, which step 8 writes first.
+    Table sorted_samples = samples;
+    const int staged_rows = deterministic_sample_merge_staged_rows<Table, tuning>(plan, level);
+    if (setup.samples_in_other && staged_rows > 0) {
+      constexpr int threads = tuning::merge_rows_threads;
+      const std::size_t bytes = block::merge_sorted_rows_bytes<typename Table::entry>(s, staged_rows);
+      const auto kernel = deterministic_sample_merge_rows_kernel<threads, Table, Compare>;
+      if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
+      sorted_samples = Table::in(sample_sort_temp, plan.max_rows * s);
+      kernel<<<grid, threads, bytes, stream>>>(samples, sorted_samples, tile_starts, row_segments, s,
+                                               staged_rows, cmp);
+      if (cudaError_t e = cudaPeekAtLastError()) return e;
+    } else if (cudaError_t e = samples.sort(sample_sort_temp, rows * s, cmp, stream)) {
+      return e;
+    }
     if (first && stop_after == stop::sample_sort) return cudaSuccess;
 
     // Steps 5–6.
@@ -853,7 +917,7 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
       const auto kernel = deterministic_sample_locate_kernel<threads, Table, Key, Compare>;
       if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
       kernel<<<grid, threads, bytes, stream>>>(current_keys, segments, tile_starts, row_segments,
-                                               tile, s, setup.locate_staged, samples, ranks, cmp);
+                                               tile, s, setup.locate_staged, sorted_samples, ranks, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
     if (first && stop_after == stop::sample_indexing) return cudaSuccess;

@@ -1,12 +1,13 @@
 // gpusort/detail/deterministic_sample_table.cuh — the m×s sample table of a level of
 // policy::deterministic_sample (Dehne & Zaboli, Algorithm 1 steps 3–5): step 3 puts each
-// tile's regular samples in it as (key, position), step 4 sorts it by policy::merge, and
-// step 5 reads the global splitters' keys and positions back.
+// tile's regular samples in it as (key, position), step 4 sorts it by policy::merge (or
+// merges each segment's rows, which the tile sort leaves sorted), and step 5 reads the global splitters' keys and positions back.
 //
 // A table is `in(region, entries)` over caller memory, with put / put_absent (a row launched
 // for the worst case without a tile: its samples sort after every real one), key / position,
-// and sort. Two forms: one array of a sample_codec's items, or, for wide integer keys, keys
-// and positions in two arrays sorted as pairs (deterministic_sample_pairs_samples says which).
+// sort, and entry / at / set / order for a merge of its sorted rows instead of the sort. Two
+// forms: one array of a sample_codec's items, or, for wide integer keys, keys and positions
+// in two arrays sorted as pairs (deterministic_sample_pairs_samples says which).
 #pragma once
 
 #include <gpusort/compare.cuh>
@@ -42,6 +43,11 @@ struct deterministic_sample_item_table {
   __device__ void put_absent(std::int64_t i, const Key& any_key) const { items[i] = Codec::absent(any_key); }
   __device__ Key key(std::int64_t i) const { return Codec::key(items[i]); }
   __device__ std::int64_t position(std::int64_t i) const { return Codec::position(items[i]); }
+  // A sample as one value, in the order of the sort (block::merge_sorted_row).
+  using entry = typename Codec::sample;
+  __device__ entry at(std::int64_t i) const { return items[i]; }
+  __device__ void set(std::int64_t i, const entry& e) const { items[i] = e; }
+  __host__ __device__ static auto order(Compare cmp) { return Codec::compare(cmp); }
   cudaError_t sort(void* temp, std::int64_t count, Compare cmp, cudaStream_t stream) const {
     return algorithm<policy::merge>::sort(policy::merge{}, temp, items, static_cast<no_value*>(nullptr),
                                           count, Codec::compare(cmp), stream);
@@ -85,6 +91,14 @@ struct deterministic_sample_pair_table {
   }
   __device__ Key key(std::int64_t i) const { return keys[i]; }
   __device__ std::int64_t position(std::int64_t i) const { return positions[i]; }
+  // A sample as one value, (key, position) in the order of the sort (block::merge_sorted_row).
+  using entry = positioned_key<Key>;
+  __device__ entry at(std::int64_t i) const { return {keys[i], positions[i]}; }
+  __device__ void set(std::int64_t i, const entry& e) const {
+    keys[i] = e.key;
+    positions[i] = e.position;
+  }
+  __host__ __device__ static positioned_less<Compare> order(Compare cmp) { return {cmp}; }
   cudaError_t sort(void* temp, std::int64_t count, Compare cmp, cudaStream_t stream) const {
     return algorithm<policy::merge>::sort(policy::merge{}, temp, keys, positions, count, cmp, stream);
   }
