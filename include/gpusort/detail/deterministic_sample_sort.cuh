@@ -169,13 +169,13 @@ struct deterministic_sample_tuning {
   // Step 4 merges a segment's sorted sample rows where one block's searches (the segment's
   // tiles times s) are at most this many (deterministic_sample_merges_rows), staging the rows
   // in at most merge_rows_shared bytes. The merge does tiles times more comparisons than the
-  // sort, which it beats only by being one launch (H200, bench/RESULTS.md run 61): with 2^12
+  // sort, which it beats only by being one launch (H200, bench/RESULTS.md run 61): with 2^13
   // the first level of 2^16-2^18 (u32, u32:u32, u64; 1536-3072 searches) and the second of
-  // 2^23-2^24 (2112) merge, whole sorts 3.6-16.5 % faster, the rest unchanged (within 2 %);
-  // 2^14 also took 2^18 u64 (12288, 7 % faster) but made 2^25-2^26 pairs 1-2 % slower. A
-  // first version that searched without hoisting each search's operands took 1.5-2x the
-  // sort's time for 12288-24576 searches (2^19-2^20).
-  static constexpr std::int64_t max_merged_row_searches = std::int64_t(1) << 12;
+  // 2^23-2^25 (2112-4128) merge, whole sorts 1.3-16.5 % faster, the rest unchanged; 2^14 also
+  // took 2^18 u64 (12288, 7 % faster) but 2^25-2^26 pairs (8256) 1-2 % slower. A first
+  // version that searched without hoisting each search's operands took 1.5-2x the sort's time
+  // for 12288-24576 searches (2^19-2^20).
+  static constexpr std::int64_t max_merged_row_searches = std::int64_t(1) << 13;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
   static constexpr int merge_rows_threads = 512;
   static constexpr int locate_threads = 128;
