@@ -173,7 +173,7 @@ struct deterministic_sample_tuning {
   // the first level of 2^16-2^18 (u32, u32:u32, u64; 1536-3072 searches) and the second of
   // 2^23-2^25 (2112-4128) merge, whole sorts 1.3-16.5 % faster, the rest unchanged; 2^14 also
   // took 2^18 u64 (12288, 7 % faster) but 2^25-2^26 pairs (8256) 1-2 % slower. A first
-  // version that searched without hoisting each search's operands took 1.5-2x the sort's time
+  // version that searched without hoisting each search's operands took 1.2-2.1x the sort's time
   // for 12288-24576 searches (2^19-2^20).
   static constexpr std::int64_t max_merged_row_searches = std::int64_t(1) << 13;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
