@@ -1,7 +1,8 @@
 // gpusort/detail/deterministic_sample_table.cuh — the m×s sample table of a level of
 // policy::deterministic_sample (Dehne & Zaboli, Algorithm 1 steps 3–5): step 3 puts each
 // tile's regular samples in it as (key, position), step 4 sorts it by policy::merge (or
-// merges each segment's rows, which the tile sort leaves sorted), and step 5 reads the global splitters' keys and positions back.
+// merges each segment's rows, which the tile sort leaves sorted), and step 5 reads the global
+// splitters' keys and positions back.
 //
 // A table is `in(region, entries)` over caller memory, with put / put_absent (a row launched
 // for the worst case without a tile: its samples sort after every real one), key / position,
