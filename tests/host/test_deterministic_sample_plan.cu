@@ -134,23 +134,29 @@ TEST_CASE("the plan shrinks the bound every level until one block sorts a segmen
   if (n == std::int64_t(1) << 28 && tile == 8192 && s == 1024) CHECK(plan.levels == 2);
 }
 
-TEST_CASE("a level merges its sorted sample rows only where a segment's tiles times s are few",
+TEST_CASE("a level merges its sorted sample rows only where its searches are few",
           "[deterministic_sample]") {
-  const std::int64_t limit = std::int64_t(1) << 15;
-  // 2^20 in 8K tiles with s = 192: 128 tiles of 192 samples, 24576 searches a block.
+  // 2^20 in 8K tiles with s = 192: 128 rows, each searched in its segment's 128 rows of 192.
   const deterministic_sample_plan small(std::int64_t(1) << 20, 8192, 192, 16384);
   REQUIRE(small.levels == 1);
-  CHECK(deterministic_sample_merges_rows(small, 0, limit));
-  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, 128 * 192 - 1));
-  CHECK_FALSE(deterministic_sample_merges_rows(small, 1, limit));  // the bucket sort: no level
-  // 2^24 in 16K tiles with s = 96: the first level has 1024 tiles and sorts; the second's
-  // segments hold at most ceil(bound / tile) = 22 tiles, 2112 searches, and merge.
+  REQUIRE(small.rows[0] == 128);
+  CHECK(deterministic_sample_row_searches(small, 0) == 128 * 192);
+  CHECK(deterministic_sample_merges_rows(small, 0, 128 * 192, 0));  // a block a row
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, 128 * 192 - 1, 0));
+  CHECK(deterministic_sample_merges_rows(small, 0, 0, 128 * 128 * 192));  // in parts
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, 128 * 192 - 1, 128 * 128 * 192 - 1));
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 1, 1 << 30, 1 << 30));  // the bucket sort: no level
+  // 2^24 in 16K tiles with s = 96: the first level's one segment has 1024 tiles; the
+  // second's segments hold at most ceil(bound / tile) = 22 tiles.
   const deterministic_sample_plan large(std::int64_t(1) << 24, 16384, 96, 16384);
   REQUIRE(large.levels == 2);
-  CHECK_FALSE(deterministic_sample_merges_rows(large, 0, limit));
+  CHECK(deterministic_sample_row_searches(large, 0) == 1024 * 96);
+  CHECK_FALSE(deterministic_sample_merges_rows(large, 0, 1 << 13, 1 << 24));
   CHECK((large.bound[1] + 16383) / 16384 == 22);
-  CHECK(deterministic_sample_merges_rows(large, 1, limit));
-  CHECK_FALSE(deterministic_sample_merges_rows(large, 1, 22 * 96 - 1));
+  CHECK(deterministic_sample_row_searches(large, 1) == 22 * 96);
+  CHECK(deterministic_sample_merges_rows(large, 1, 22 * 96, 0));
+  CHECK_FALSE(deterministic_sample_merges_rows(large, 1, 22 * 96 - 1, large.rows[1] * 22 * 96 - 1));
+  CHECK(deterministic_sample_merges_rows(large, 1, 0, large.rows[1] * 22 * 96));
 }
 
 TEST_CASE("a level that cannot shrink its segments is refused", "[deterministic_sample]") {

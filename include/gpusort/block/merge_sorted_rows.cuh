@@ -18,6 +18,8 @@
 // bytes at `shared`, 16-byte aligned. Every thread of the block calls.
 // Cost: (end_row − first_row) · width binary searches of log2(width) steps in shared memory,
 // `batch` of them a thread in lockstep so that their loads overlap; the group's rows read once.
+// Where a group's searches are too many for one block, rank_sorted_row splits them: blocks
+// rank the row among parts of the group, their sums place it.
 #pragma once
 
 #include <cstddef>
@@ -26,17 +28,23 @@
 namespace gpusort {
 namespace block {
 
-// Shared memory of merge_sorted_row: its own row, the staged rows, then a rank per entry.
+// Shared memory of merge_sorted_row and rank_sorted_row: the block's own row, the staged rows,
+// then a rank per entry.
 template <class Entry>
 constexpr std::size_t merge_sorted_rows_bytes(int width, int staged_rows) {
   return (static_cast<std::size_t>(1 + staged_rows) * width * sizeof(Entry) + 15) / 16 * 16 +
          static_cast<std::size_t>(width) * sizeof(int);
 }
 
-template <int THREADS, class Entry, class In, class Out, class Order>
-__device__ void merge_sorted_row(const In& in, const Out& out, std::int64_t row, std::int64_t first_row,
-                                 std::int64_t end_row, int width, int staged_rows, unsigned char* shared,
-                                 Order order) {
+// Ranks row `row`'s entries among rows [first_row, end_row), a part of its group or all of
+// it: leaves in shared memory, at the returned address, ranks[j] = the entries of those rows
+// before entry j (j itself where `row` is among them). Summed over parts that cover the
+// group, they are what merge_sorted_row places by; a part's block stages and searches only
+// its rows, so parts spread a large group's searches over more blocks.
+template <int THREADS, class Entry, class In, class Order>
+__device__ const int* rank_sorted_row(const In& in, std::int64_t row, std::int64_t first_row,
+                                      std::int64_t end_row, int width, int staged_rows,
+                                      unsigned char* shared, Order order) {
   constexpr int batch = 4;
   Entry* own = reinterpret_cast<Entry*>(shared);
   Entry* staged = own + width;
@@ -93,6 +101,17 @@ __device__ void merge_sorted_row(const In& in, const Out& out, std::int64_t row,
     }
   }
   __syncthreads();
+  return ranks;
+}
+
+// The whole group's ranks in one block, then row `row`'s entries written to their places.
+template <int THREADS, class Entry, class In, class Out, class Order>
+__device__ void merge_sorted_row(const In& in, const Out& out, std::int64_t row, std::int64_t first_row,
+                                 std::int64_t end_row, int width, int staged_rows, unsigned char* shared,
+                                 Order order) {
+  const int* ranks =
+      rank_sorted_row<THREADS, Entry>(in, row, first_row, end_row, width, staged_rows, shared, order);
+  const Entry* own = reinterpret_cast<const Entry*>(shared);
   for (int j = threadIdx.x; j < width; j += THREADS) out.set(first_row * width + ranks[j], own[j]);
 }
 

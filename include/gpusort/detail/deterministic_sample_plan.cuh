@@ -91,13 +91,23 @@ struct deterministic_sample_plan {
   }
 };
 
-// Whether step 4 of `level` merges each segment's sorted sample rows by ranking them
-// (block::merge_sorted_row, one block a row) rather than sorting all samples anew: where a
-// segment's tiles times s, the searches of one block, are at most `limit`. The block also
-// reads its segment's whole table, so the merge's work grows with the square of the tiles.
+// The binary searches that step 4's merge of `level`'s sorted sample rows makes for one
+// row (block::merge_sorted_row): its segment's tiles times s. The level makes rows times as
+// many, so the merge's work grows with the square of a segment's tiles.
+__host__ __device__ inline std::int64_t deterministic_sample_row_searches(
+    const deterministic_sample_plan& plan, int level) {
+  return ceil_div(plan.bound[level], plan.tile_items) * plan.samples;
+}
+
+// Whether step 4 of `level` merges each segment's sorted sample rows by ranking them rather
+// than sorting all samples anew: where a row's searches are at most `row_limit` (one block
+// ranks the row), or else the level's at most `level_limit` (blocks rank it in parts).
 __host__ __device__ inline bool deterministic_sample_merges_rows(const deterministic_sample_plan& plan,
-                                                                 int level, std::int64_t limit) {
-  return level < plan.levels && ceil_div(plan.bound[level], plan.tile_items) * plan.samples <= limit;
+                                                                 int level, std::int64_t row_limit,
+                                                                 std::int64_t level_limit) {
+  if (level >= plan.levels) return false;
+  const std::int64_t row_searches = deterministic_sample_row_searches(plan, level);
+  return row_searches <= row_limit || row_searches <= level_limit / plan.rows[level];
 }
 
 // Estimated device time of a plan, to choose the default s. A level sorts all its tile

@@ -17,10 +17,11 @@
 //       come out contiguous. Measured against positioned keys: words (bench/RESULTS.md run
 //       38, H100) u32 2^20 12 %, 2^28 5.3 %, u32:u32 2^28 7.6 % faster; pairs (run 51,
 //       H200) u64 keys 3-6 % faster from 2^20 to 2^28 on every distribution measured.
-//       Where a segment has few tiles (its tiles times s at most max_merged_row_searches),
-//       the rows, each sorted already, are merged instead: one block a row ranks its samples
-//       among its segment's (block::merge_sorted_row) and writes them to the sort's scratch,
-//       which must then be in the idle buffer.
+//       Where the level's searches are few (tuning::merged_row_searches and
+//       max_merged_searches), the rows, each sorted already, are merged instead: one block
+//       a row ranks its samples among its segment's (block::merge_sorted_row), or blocks
+//       rank it among parts of them and sum the ranks (block::rank_sorted_row), and the row
+//       goes to the sort's scratch, which must then be in the idle buffer.
 //  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
 //       m = the segment's tile count), copies its sorted tile into shared memory where the
 //       device grants the room (the paper's setting), and locates them in it by the halving
@@ -166,16 +167,20 @@ struct deterministic_sample_tuning {
   static constexpr int min_samples = 4;
   // A tile's splitters and table row live in shared memory.
   static constexpr int max_samples = 1024;
-  // Step 4 merges a segment's sorted sample rows where one block's searches (the segment's
-  // tiles times s) are at most this many (deterministic_sample_merges_rows), staging the rows
-  // in at most merge_rows_shared bytes. The merge does tiles times more comparisons than the
-  // sort, which it beats only by being one launch (H200, bench/RESULTS.md run 61): with 2^13
-  // the first level of 2^16-2^18 (u32, u32:u32, u64; 1536-3072 searches) and the second of
-  // 2^23-2^25 (2112-4128) merge, whole sorts 1.3-16.5 % faster, the rest unchanged; 2^14 also
-  // took 2^18 u64 (12288, 7 % faster) but 2^25-2^26 pairs (8256) 1-2 % slower. A first
-  // version that searched without hoisting each search's operands took 1.2-2.1x the sort's time
-  // for 12288-24576 searches (2^19-2^20).
-  static constexpr std::int64_t max_merged_row_searches = std::int64_t(1) << 13;
+  // Step 4 merges a segment's sorted sample rows (deterministic_sample_merges_rows) by one
+  // block a row where the row's searches (its segment's tiles times s) are at most
+  // merged_row_searches; else, where the level's (rows times a row's) are at most
+  // max_merged_searches, by blocks that each rank the row among a part of its segment's rows
+  // (at most merged_row_part_searches), the ranks summed, then placed (two launches more).
+  // The merge does tiles times more comparisons than the sort, which it beats by being one
+  // launch or three against the sort's chain (H200, bench/RESULTS.md runs 61 and 62): one
+  // block a row took the first level of 2^16-2^18 and the second of 2^23-2^25 (1.3-16.5 %
+  // faster); parts took the first of 2^18-2^20 (0.8-3.1M searches, 3-19 % faster). One
+  // block a row of 12288-24576 searches took 1.2-2.1x the sort's time; parts of 35M searches
+  // (2^25-2^26) were 2-11 % slower, and of 25M (2^20 u64) 2.5x.
+  static constexpr std::int64_t merged_row_searches = std::int64_t(1) << 13;
+  static constexpr std::int64_t merged_row_part_searches = std::int64_t(1) << 12;
+  static constexpr std::int64_t max_merged_searches = std::int64_t(1) << 24;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
   static constexpr int merge_rows_threads = 512;
   static constexpr int locate_threads = 128;
@@ -464,19 +469,50 @@ __global__ void __launch_bounds__(THREADS)
 
 // Step 4 by merging: row r's samples go to their places among its segment's, in `merged`
 // (block::merge_sorted_row). Rows launched for the worst case without a tile are not read
-// back (step 6 skips them).
+// back (step 6 skips them). With more than one part (gridDim.y), block (r, p) ranks row r
+// among its segment's rows [p · part_rows, (p + 1) · part_rows) only and adds the ranks into
+// part_ranks, zeroed before; deterministic_sample_place_rows_kernel then places the rows.
+// With one part, the block stages part_rows rows at a time.
 template <int THREADS, class Table, class Compare>
 __global__ void __launch_bounds__(THREADS)
-    deterministic_sample_merge_rows_kernel(Table samples, Table merged, const std::int64_t* tile_starts,
+    deterministic_sample_merge_rows_kernel(Table samples, Table merged, int* part_ranks,
+                                           const std::int64_t* tile_starts,
                                            const std::int64_t* row_segments, int samples_per_row,
-                                           int staged_rows, Compare cmp) {
+                                           int part_rows, Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
+  using entry = typename Table::entry;
   const std::int64_t row = blockIdx.x;
   const std::int64_t segment = row_segments[row];
   if (segment < 0) return;
-  block::merge_sorted_row<THREADS, typename Table::entry>(samples, merged, row, tile_starts[segment],
-                                                          tile_starts[segment + 1], samples_per_row,
-                                                          staged_rows, shared_bytes, Table::order(cmp));
+  const std::int64_t first_row = tile_starts[segment], end_row = tile_starts[segment + 1];
+  if (gridDim.y == 1) {
+    block::merge_sorted_row<THREADS, entry>(samples, merged, row, first_row, end_row, samples_per_row,
+                                            part_rows, shared_bytes, Table::order(cmp));
+    return;
+  }
+  const std::int64_t first = first_row + static_cast<std::int64_t>(blockIdx.y) * part_rows;
+  if (first >= end_row) return;  // a segment with fewer tiles than the plan's bound
+  const std::int64_t end = first + part_rows < end_row ? first + part_rows : end_row;
+  const int* ranks = block::rank_sorted_row<THREADS, entry>(samples, row, first, end, samples_per_row,
+                                                            part_rows, shared_bytes, Table::order(cmp));
+  for (int j = threadIdx.x; j < samples_per_row; j += THREADS)
+    if (ranks[j] != 0) atomicAdd(&part_ranks[row * samples_per_row + j], ranks[j]);
+}
+
+// Step 4's parted merge, its second launch: each row's samples to their summed ranks.
+template <int THREADS, class Table>
+__global__ void __launch_bounds__(THREADS)
+    deterministic_sample_place_rows_kernel(Table samples, Table merged, const int* part_ranks,
+                                           const std::int64_t* tile_starts,
+                                           const std::int64_t* row_segments, int samples_per_row) {
+  const std::int64_t row = blockIdx.x;
+  const std::int64_t segment = row_segments[row];
+  if (segment < 0) return;
+  const std::int64_t first = tile_starts[segment] * samples_per_row;
+  for (int j = threadIdx.x; j < samples_per_row; j += THREADS) {
+    const std::int64_t i = row * samples_per_row + j;
+    merged.set(first + part_ranks[i], samples.at(i));
+  }
 }
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
@@ -768,17 +804,32 @@ struct deterministic_sample_setup {
   }
 };
 
-// Rows of samples block::merge_sorted_row stages at once in step 4 of `level`: as many of a
-// segment's as fit tuning::merge_rows_shared; 0 where the level sorts its samples instead.
+// How step 4 of `level` merges its segments' sorted sample rows: each row ranked among
+// `parts` parts of its segment of up to `part_rows` rows, one block a part, staged at once
+// in at most tuning::merge_rows_shared bytes; parts = 0 where the level sorts its samples.
+struct deterministic_sample_merge_shape {
+  int part_rows = 0;
+  int parts = 0;
+};
+
 template <class Table, class Tuning>
-int deterministic_sample_merge_staged_rows(const deterministic_sample_plan& plan, int level) {
-  if (!deterministic_sample_merges_rows(plan, level, Tuning::max_merged_row_searches)) return 0;
+deterministic_sample_merge_shape deterministic_sample_merge_parts(const deterministic_sample_plan& plan,
+                                                                  int level) {
+  if (!deterministic_sample_merges_rows(plan, level, Tuning::merged_row_searches,
+                                        Tuning::max_merged_searches))
+    return {};
   const int s = static_cast<int>(plan.samples);
   const std::size_t fixed = block::merge_sorted_rows_bytes<typename Table::entry>(s, 0);
-  if (fixed >= Tuning::merge_rows_shared) return 0;
+  if (fixed >= Tuning::merge_rows_shared) return {};
   const std::int64_t fitting =
       static_cast<std::int64_t>((Tuning::merge_rows_shared - fixed) / (s * sizeof(typename Table::entry)));
-  return static_cast<int>(std::min(fitting, ceil_div(plan.bound[level], plan.tile_items)));
+  const std::int64_t tiles = ceil_div(plan.bound[level], plan.tile_items);
+  if (deterministic_sample_row_searches(plan, level) <= Tuning::merged_row_searches)
+    return {static_cast<int>(std::min(fitting, tiles)), 1};  // staged in turns where need be
+  const std::int64_t most_rows =
+      std::min(fitting, std::max<std::int64_t>(1, Tuning::merged_row_part_searches / s));
+  const std::int64_t parts = ceil_div(tiles, most_rows);
+  return {static_cast<int>(ceil_div(tiles, parts)), static_cast<int>(parts)};  // parts even
 }
 
 // Steps 1–3 of a level: `rows` table rows over `segments` segments; short_tiles: whether a
@@ -893,16 +944,26 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     // segment's tiles are few, its sorted rows merged into the sort's scratch, from where
     // step 6 reads them; the scratch is then in the idle buffer, which step 8 writes first.
     Table sorted_samples = samples;
-    const int staged_rows = deterministic_sample_merge_staged_rows<Table, tuning>(plan, level);
-    if (setup.samples_in_other && staged_rows > 0) {
+    const deterministic_sample_merge_shape merge =
+        deterministic_sample_merge_parts<Table, tuning>(plan, level);
+    if (setup.samples_in_other && merge.parts > 0) {
       constexpr int threads = tuning::merge_rows_threads;
-      const std::size_t bytes = block::merge_sorted_rows_bytes<typename Table::entry>(s, staged_rows);
+      const std::size_t bytes = block::merge_sorted_rows_bytes<typename Table::entry>(s, merge.part_rows);
       const auto kernel = deterministic_sample_merge_rows_kernel<threads, Table, Compare>;
       if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
       sorted_samples = Table::in(sample_sort_temp, plan.max_rows * s);
-      kernel<<<grid, threads, bytes, stream>>>(samples, sorted_samples, tile_starts, row_segments, s,
-                                               staged_rows, cmp);
+      // Parts add their ranks into the rank table, which step 6 fills only afterwards.
+      const std::size_t rank_bytes = static_cast<std::size_t>(rows) * s * sizeof(int);
+      if (merge.parts > 1)
+        if (cudaError_t e = cudaMemsetAsync(ranks, 0, rank_bytes, stream)) return e;
+      kernel<<<dim3(grid, static_cast<unsigned>(merge.parts)), threads, bytes, stream>>>(
+          samples, sorted_samples, ranks, tile_starts, row_segments, s, merge.part_rows, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
+      if (merge.parts > 1) {
+        deterministic_sample_place_rows_kernel<threads, Table><<<grid, threads, 0, stream>>>(
+            samples, sorted_samples, ranks, tile_starts, row_segments, s);
+        if (cudaError_t e = cudaPeekAtLastError()) return e;
+      }
     } else if (cudaError_t e = samples.sort(sample_sort_temp, rows * s, cmp, stream)) {
       return e;
     }
