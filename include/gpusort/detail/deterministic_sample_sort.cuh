@@ -175,12 +175,14 @@ struct deterministic_sample_tuning {
   // The merge does tiles times more comparisons than the sort, which it beats by being one
   // launch or three against the sort's chain (H200, bench/RESULTS.md runs 61 and 62): one
   // block a row took the first level of 2^16-2^18 and the second of 2^23-2^25 (1.3-16.5 %
-  // faster); parts took the first of 2^18-2^20 (0.8-3.1M searches, 3-19 % faster). One
-  // block a row of 12288-24576 searches took 1.2-2.1x the sort's time; parts of 35M searches
-  // (2^25-2^26) were 2-11 % slower, and of 25M (2^20 u64) 2.5x.
+  // faster); parts took the first of 2^18-2^20 (0.8-3.1M searches, 4-21 % faster). One
+  // block a row of 12288-24576 searches took 1.2-2.1x the sort's time. Parts of 4.2M
+  // searches (u32 at 2^20, s = 256) took 46 µs, the sort of s = 192's samples 44; of 16.8M
+  // (s = 256: u32 at 2^21, u32:u32 and u64 at 2^20) 157-281 µs, the sort of s = 384's 66-89;
+  // of 35M (the second level of 2^25-2^26) they made whole sorts 2-11 % slower.
   static constexpr std::int64_t merged_row_searches = std::int64_t(1) << 13;
   static constexpr std::int64_t merged_row_part_searches = std::int64_t(1) << 12;
-  static constexpr std::int64_t max_merged_searches = std::int64_t(1) << 24;
+  static constexpr std::int64_t max_merged_searches = std::int64_t(3) << 20;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
   static constexpr int merge_rows_threads = 512;
   static constexpr int locate_threads = 128;
