@@ -16,6 +16,7 @@
 #include <gpusort/device/bucket_offsets.cuh>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -391,6 +392,26 @@ TEST_CASE("the tuned s leaves the locate kernel within the static shared memory"
   CHECK(d::deterministic_sample_locate_bytes<key64>(s + 1) > d::static_shared_limit);
 }
 
+TEST_CASE("a bucket sort of fewer buckets than the device runs at once is priced as that many",
+          "[deterministic_sample]") {
+  namespace d = gpusort::detail;
+  const deterministic_sample_plan plan(std::int64_t(1) << 18, 8192, 64, 16384);
+  REQUIRE(plan.feasible);
+  REQUIRE(plan.levels == 1);
+  REQUIRE(plan.segments[1] == 64);
+  d::deterministic_sample_costs costs = d::deterministic_sample_tuning<std::uint32_t, d::no_value>::costs;
+  costs.final_blocks_per_sm = 2;
+  d::deterministic_sample_costs unfloored = costs;
+  unfloored.final_blocks_per_sm = 0;
+  // 16 SMs run 32 buckets at once: 64 keep them busy.
+  CHECK(d::deterministic_sample_estimate(plan, costs, 16) == d::deterministic_sample_estimate(plan, unfloored, 16));
+  CHECK(d::deterministic_sample_estimate(plan, costs, 32) == d::deterministic_sample_estimate(plan, unfloored, 32));
+  // 132 SMs run 264: the network costs as if 264 buckets of the mean size were sorted.
+  const double network_ns = (std::int64_t(1) << 18) * costs.final_stage_ns * d::deterministic_sample_final_stages(plan);
+  const double expected = d::deterministic_sample_estimate(plan, unfloored, 132) + network_ns * (264.0 / 64 - 1);
+  CHECK(std::abs(d::deterministic_sample_estimate(plan, costs, 132) - expected) <= 1e-9 * expected);
+}
+
 TEST_CASE("the default s is the feasible candidate of least estimated time", "[deterministic_sample]") {
   using tuning = gpusort::detail::deterministic_sample_tuning<std::uint32_t, gpusort::detail::no_value>;
   const gpusort::detail::deterministic_sample_costs costs = tuning::costs;
@@ -398,10 +419,11 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
                                   std::int64_t(1) << 24, std::int64_t(1) << 28,
                                   (std::int64_t(1) << 31) + 4097);
   const int tile = GENERATE(4096, 8192);
+  const int sms = GENERATE(8, 132);
   const std::int64_t max_segment = tile;
   const int s = gpusort::detail::deterministic_sample_choose_samples(
-      n, tile, max_segment, tuning::min_default_samples, tuning::max_samples, costs);
-  INFO("n " << n << ", tile " << tile << ", chosen s " << s);
+      n, tile, max_segment, tuning::min_default_samples, tuning::max_samples, costs, sms);
+  INFO("n " << n << ", tile " << tile << ", SMs " << sms << ", chosen s " << s);
   REQUIRE(s >= tuning::min_default_samples);
   REQUIRE(s <= tuning::max_samples);
   // A power of two or the point halfway to the next one (3·2^k).
@@ -409,29 +431,30 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
   CHECK((power & (power - 1)) == 0);
   const deterministic_sample_plan chosen(n, tile, s, max_segment);
   REQUIRE(chosen.feasible);
-  const double chosen_ns = gpusort::detail::deterministic_sample_estimate(chosen, costs);
+  const double chosen_ns = gpusort::detail::deterministic_sample_estimate(chosen, costs, sms);
   for (int other = tuning::min_default_samples; other <= tuning::max_samples; other *= 2) {
     for (const int candidate : {other, other + other / 2}) {
       if (candidate > tuning::max_samples) continue;
       const deterministic_sample_plan plan(n, tile, candidate, max_segment);
-      if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs));
+      if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs, sms));
     }
   }
 }
 
 // The estimate reproduces the fastest s of the sweeps with each type's own tile: the H200's
-// for 4-byte keys (bench/RESULTS.md runs 56 and 58: u32 from 2^16 to 2^30, every candidate
-// from 16 to 1024 up to 2^23), 8-byte items (run 57), items of 9 to 24 bytes in 4K tiles
+// for 4-byte keys (bench/RESULTS.md runs 56, 58 and 63: u32 from 2^16 to 2^30, every candidate
+// from 16 to 1024 up to 2^23), 8-byte items (runs 57 and 63), items of 9 to 24 bytes in 4K tiles
 // (run 58), 12-byte keys in 8K tiles and 16-byte keys with 16-byte values in 2K tiles (run
 // 59), the H100's for 64-byte keys (run 43). Up to 2^22 u32 keys are too few for the full
-// tile (min_tiles_per_sm), so their plans have the half tile.
+// tile (min_tiles_per_sm), so their plans have the half tile. The SMs are the H200's.
 template <class Key, class Value>
 int tuned_samples(int log_n, bool half = false) {
   using tuning = gpusort::detail::deterministic_sample_tuning<Key, Value>;
+  constexpr int h200_sms = 132;
   return gpusort::detail::deterministic_sample_choose_samples(
       std::int64_t(1) << log_n, half ? tuning::half_tile : tuning::tile,
       tuning::segment_tuning::max_huge_items, tuning::min_default_samples, tuning::max_samples,
-      tuning::costs);
+      tuning::costs, h200_sms);
 }
 
 TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_sample]") {
@@ -440,7 +463,12 @@ TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_s
   // 4-byte keys: run 58's H200 sweep (fastest; 2^28 384, 1.7 % ahead of 256 on uniform keys
   // and 5.6 % behind it on sorted ones; 2^30 768, 3 % behind 512 and 11 % ahead of the run-56
   // costs' 96).
-  CHECK(tuned_samples<u32, no_value>(19, true) == 192);
+  // Run 63's sweep, where fewer buckets than SMs priced moved the pick: u32 2^17 256 (tied with
+  // 128, 0.2 %), 2^19 384 (2.2 % behind 256, 192 6 %); u32:u32 and u64 2^16 128 (fastest).
+  CHECK(tuned_samples<u32, no_value>(17, true) == 256);
+  CHECK(tuned_samples<u32, no_value>(19, true) == 384);
+  CHECK(tuned_samples<u32, u32>(16, true) == 128);
+  CHECK(tuned_samples<std::uint64_t, no_value>(16, true) == 128);
   CHECK(tuned_samples<u32, no_value>(21, true) == 384);
   CHECK(tuned_samples<u32, no_value>(22, true) == 768);
   CHECK(tuned_samples<u32, no_value>(23) == 1024);

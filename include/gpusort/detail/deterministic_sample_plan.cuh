@@ -118,8 +118,12 @@ __host__ __device__ inline bool deterministic_sample_merges_rows(const determini
 // sorts a bucket a tenth above the mean: buckets spread around their mean, and where the
 // mean is a size class's tile those above it take the next class (H200, u32 2^24 to 2^28:
 // the fastest s gives a mean of 0.89 of a tile; at 2^26 a mean of 4096 took 3.56 ms and
-// 1820 took 3.41; bench/RESULTS.md run 56). Fitted to the time-vs-s sweep of
-// bench_deterministic_sample (runs 22 and 31); only the ranking matters.
+// 1820 took 3.41; bench/RESULTS.md run 56). Fewer buckets than the device runs blocks at
+// once leave SMs idle: the network then costs as if every one of those blocks had a bucket
+// (H200, 2^16 to 2^21: s that made fewer buckets than 132 SMs times two for 4-byte keys,
+// times one for 8-byte items, ran up to 16 % slower than the fastest; run 63).
+// Fitted to the time-vs-s sweep of bench_deterministic_sample (runs 22 and 31); only the
+// ranking matters.
 struct deterministic_sample_costs {
   double tile_slot_ns;      // per slot of a level's tiles, rows·T
   double level_item_ns;     // per item and level
@@ -127,6 +131,7 @@ struct deterministic_sample_costs {
   double final_segment_ns;  // per segment of the bucket sort
   double level_ns;          // per level
   double final_stage_ns;    // per item and network stage of the bucket sort
+  double final_blocks_per_sm;  // buckets an SM sorts at once; 0: not fitted, no idle SMs priced
 };
 
 // Stages of the bitonic network of the smallest power of two holding a bucket a tenth above
@@ -141,11 +146,16 @@ __host__ __device__ inline double deterministic_sample_final_stages(const determ
   return log_tile * (log_tile + 1) / 2;
 }
 
+// `sms`: the device's multiprocessors.
 __host__ __device__ inline double deterministic_sample_estimate(const deterministic_sample_plan& plan,
-                                                                const deterministic_sample_costs& c) {
-  double ns = static_cast<double>(plan.n) * c.level_item_ns * plan.levels +
-              static_cast<double>(plan.segments[plan.levels]) * c.final_segment_ns +
-              static_cast<double>(plan.n) * c.final_stage_ns * deterministic_sample_final_stages(plan);
+                                                                const deterministic_sample_costs& c, int sms) {
+  const double buckets = static_cast<double>(plan.segments[plan.levels]);
+  const double concurrent_buckets = c.final_blocks_per_sm * sms;
+  const double network_items =
+      buckets < concurrent_buckets ? static_cast<double>(plan.n) / buckets * concurrent_buckets
+                                   : static_cast<double>(plan.n);
+  double ns = static_cast<double>(plan.n) * c.level_item_ns * plan.levels + buckets * c.final_segment_ns +
+              network_items * c.final_stage_ns * deterministic_sample_final_stages(plan);
   for (int l = 0; l < plan.levels; ++l) {
     const double rows = static_cast<double>(plan.rows[l]);
     ns += rows * static_cast<double>(plan.tile_items) * c.tile_slot_ns +
@@ -163,7 +173,8 @@ __host__ __device__ inline double deterministic_sample_estimate(const determinis
 __host__ __device__ inline int deterministic_sample_choose_samples(std::int64_t n, std::int64_t tile_items,
                                                                    std::int64_t max_segment,
                                                                    int min_samples, int max_samples,
-                                                                   const deterministic_sample_costs& c) {
+                                                                   const deterministic_sample_costs& c,
+                                                                   int sms) {
   int best = 0;
   double best_ns = 0;
   for (int power = 1; power <= max_samples && power <= tile_items; power *= 2) {
@@ -171,7 +182,7 @@ __host__ __device__ inline int deterministic_sample_choose_samples(std::int64_t 
       if ((s != power && power < 2) || s < min_samples || s > max_samples || s > tile_items) continue;
       const deterministic_sample_plan plan(n, tile_items, s, max_segment);
       if (!plan.feasible) continue;
-      const double ns = deterministic_sample_estimate(plan, c);
+      const double ns = deterministic_sample_estimate(plan, c, sms);
       if (best == 0 || ns < best_ns) {
         best = s;
         best_ns = ns;

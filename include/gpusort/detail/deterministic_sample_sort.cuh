@@ -120,9 +120,13 @@ struct deterministic_sample_tuning {
   // 8-byte items to run 57's H200 sweep (u64 and u32:u32, 2^16 to 2^30, s = 16 to 1024; least
   // squares on the relative error from 2^22 up, then the search): the estimate picks an s
   // within 1 % of the fastest from 2^19 to 2^30, and 8-10 % slower at 2^16 to 2^18, where
-  // fewer buckets than SMs make the bucket sort a block's latency that the estimate does not
-  // price (the costs fitted to run 22, no bucket network priced: 6-9 % slower at 2^23 and
-  // 2^25, 4-31 % at 2^16 to 2^18, and u16:u32 1.2-2.0 times its fastest; now 1.0-1.2).
+  // fewer buckets than SMs make the bucket sort a block's latency (the costs fitted to run
+  // 22, no bucket network priced: 6-9 % slower at 2^23 and 2^25, 4-31 % at 2^16 to 2^18, and
+  // u16:u32 1.2-2.0 times its fastest; now 1.0-1.2). That latency is priced since run 63
+  // (final_blocks_per_sm, searched on its H200 sweep of u32, u32:u32 and u64 at 2^16 to 2^25,
+  // s = 32 to 1024, the other costs kept): the picks' time over the fastest's, in geometric
+  // mean over the sweep, 1.038 -> 1.018 for u32 (the worst 1.16 -> 1.08) and 1.049 -> 1.037
+  // for the 8-byte items; the picks moved only below 2^21.
   // The costs the rest fall back to were fitted to run 22's 16-byte keys (2^24 and 2^26,
   // which run 31's sweep confirms with their doubled tiles), priced by their lexicographic
   // comparator, dearer per slot. Items of more than 8 bytes in 4K tiles (16-byte keys,
@@ -155,13 +159,13 @@ struct deterministic_sample_tuning {
   static constexpr bool priced_as_8k_tiles = item_bytes > 8 && tile == 8192;
   static constexpr bool priced_as_2k_tiles = item_bytes > 8 && item_bytes <= 32 && tile == 2048;
   static constexpr deterministic_sample_costs costs =
-      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031}
-      : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066}
-      : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020}
-      : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015}
-      : priced_as_8k_tiles     ? deterministic_sample_costs{0.15, 0.0, 0.64, 5.2, 180000, 0.0066}
-      : priced_as_2k_tiles     ? deterministic_sample_costs{0.1, 0.0, 0.6, 5.6, 260000, 0.0063}
-                               : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0};
+      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031, 2}
+      : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066, 1}
+      : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020, 0}
+      : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015, 0}
+      : priced_as_8k_tiles     ? deterministic_sample_costs{0.15, 0.0, 0.64, 5.2, 180000, 0.0066, 0}
+      : priced_as_2k_tiles     ? deterministic_sample_costs{0.1, 0.0, 0.6, 5.6, 260000, 0.0063, 0}
+                               : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0, 0};
   static constexpr int min_default_samples = 16;
   // Fewer than 4 samples need not shrink a segment of just over one tile.
   static constexpr int min_samples = 4;
@@ -722,7 +726,7 @@ struct deterministic_sample_setup {
                         : deterministic_sample_choose_samples(
                               n, setup.tile_items, max_segment, tuning::min_default_samples,
                               deterministic_sample_max_located_samples<Key>(tuning::max_samples),
-                              tuning::costs);
+                              tuning::costs, sms);
     if (setup.samples == 0) return cudaErrorInvalidValue;  // no feasible plan for n
     // Staged where the level's items, just written by the tile sort, are still in L2: the
     // copy then costs little against the search's chains of dependent reads, which made the
