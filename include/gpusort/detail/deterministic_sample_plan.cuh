@@ -120,8 +120,8 @@ __host__ __device__ inline bool deterministic_sample_merges_rows(const determini
 // the fastest s gives a mean of 0.89 of a tile; at 2^26 a mean of 4096 took 3.56 ms and
 // 1820 took 3.41; bench/RESULTS.md run 56). Fewer buckets than the device runs blocks at
 // once leave SMs idle: the network then costs as if every one of those blocks had a bucket
-// (H200, 2^16 to 2^21: s that made fewer buckets than 132 SMs times two for 4-byte keys,
-// times one for 8-byte items, ran up to 16 % slower than the fastest; run 63).
+// (H200, 2^16 to 2^21: s that made fewer buckets than its 132 SMs ran up to 16 % slower
+// than the fastest; run 63).
 // Fitted to the time-vs-s sweep of bench_deterministic_sample (runs 22 and 31); only the
 // ranking matters.
 struct deterministic_sample_costs {

@@ -125,8 +125,10 @@ struct deterministic_sample_tuning {
   // u16:u32 1.2-2.0 times its fastest; now 1.0-1.2). That latency is priced since run 63
   // (final_blocks_per_sm, searched on its H200 sweep of u32, u32:u32 and u64 at 2^16 to 2^25,
   // s = 32 to 1024, the other costs kept): the picks' time over the fastest's, in geometric
-  // mean over the sweep, 1.038 -> 1.018 for u32 (the worst 1.16 -> 1.08) and 1.049 -> 1.037
-  // for the 8-byte items; the picks moved only below 2^21.
+  // mean over the sweep, 1.038 -> 1.021 for u32 and 1.049 -> 1.037 for the 8-byte items; the
+  // picks moved only below 2^19, where the sample rows are merged whatever s. Two blocks an SM
+  // for 4-byte keys fitted the sweep a little better (1.018) but moved picks up to 2^21, some
+  // across to sorting the samples: in an A/B between the sweep's sizes u32 up to 12 % slower.
   // The costs the rest fall back to were fitted to run 22's 16-byte keys (2^24 and 2^26,
   // which run 31's sweep confirms with their doubled tiles), priced by their lexicographic
   // comparator, dearer per slot. Items of more than 8 bytes in 4K tiles (16-byte keys,
@@ -159,7 +161,7 @@ struct deterministic_sample_tuning {
   static constexpr bool priced_as_8k_tiles = item_bytes > 8 && tile == 8192;
   static constexpr bool priced_as_2k_tiles = item_bytes > 8 && item_bytes <= 32 && tile == 2048;
   static constexpr deterministic_sample_costs costs =
-      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031, 2}
+      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031, 1}
       : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066, 1}
       : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020, 0}
       : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015, 0}
