@@ -13,7 +13,7 @@
 #include <gpusort/detail/deterministic_sample_plan.cuh>
 #include <gpusort/detail/deterministic_sample_sort.cuh>
 #include <gpusort/detail/positioned.cuh>
-#include <gpusort/device/bucket_offsets.cuh>
+#include <gpusort/detail/bucket_major_index.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -193,28 +193,41 @@ TEST_CASE("rows map to the tiles of their segments; empty segments have none",
   CHECK(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
 }
 
-TEST_CASE("the offset scan walks each segment's table column-major, segments in order",
-          "[deterministic_sample]") {
+TEST_CASE("step 6 writes each tile's counts where step 7 scans them: segment by segment, "
+          "bucket-major", "[deterministic_sample]") {
   // Rows: segment 0 has 3 tiles, segment 1 none, segment 2 has 2; 7 rows launched; 4 buckets.
+  namespace d = gpusort::detail;
   const std::vector<std::int64_t> starts{0, 3, 3, 5};
   const int buckets = 4;
   const std::int64_t rows = 7;
-  const gpusort::detail::segmented_column_major_index order{starts.data(), 3, buckets};
-  std::vector<std::int64_t> seen;
-  for (std::int64_t c = 0; c < rows * buckets; ++c) seen.push_back(order(c));
+  std::vector<std::int64_t> at(rows * buckets, -1);  // at[scan index] = the row-major entry
+  for (std::int64_t row = 0; row < rows; ++row) {
+    const std::int64_t segment = d::deterministic_sample_segment_of(row, starts.data(), 3);
+    for (int b = 0; b < buckets; ++b) {
+      // What the locate kernel writes: rows past every segment as segments of one row.
+      const std::int64_t i =
+          segment < 0 ? d::bucket_major_index(row, 1, row, b, buckets)
+                      : d::bucket_major_index(starts[segment], starts[segment + 1] - starts[segment],
+                                              row, b, buckets);
+      REQUIRE(i >= 0);
+      REQUIRE(i < rows * buckets);
+      REQUIRE(at[i] == -1);  // a permutation of the entries
+      at[i] = row * buckets + b;
+    }
+  }
   // Segment 0: bucket 0 of tiles 0,1,2, then bucket 1 ...
-  CHECK(seen[0] == 0 * buckets + 0);
-  CHECK(seen[1] == 1 * buckets + 0);
-  CHECK(seen[2] == 2 * buckets + 0);
-  CHECK(seen[3] == 0 * buckets + 1);
+  CHECK(at[0] == 0 * buckets + 0);
+  CHECK(at[1] == 1 * buckets + 0);
+  CHECK(at[2] == 2 * buckets + 0);
+  CHECK(at[3] == 0 * buckets + 1);
   // Segment 2 starts after segment 0's 12 entries: tile 3 bucket 0, tile 4 bucket 0.
-  CHECK(seen[12] == 3 * buckets + 0);
-  CHECK(seen[13] == 4 * buckets + 0);
-  CHECK(seen[14] == 3 * buckets + 1);
-  // Rows past the real tiles map to themselves; the whole map is a permutation.
-  CHECK(seen[20] == 20);
-  std::sort(seen.begin(), seen.end());
-  for (std::int64_t c = 0; c < rows * buckets; ++c) CHECK(seen[c] == c);
+  CHECK(at[12] == 3 * buckets + 0);
+  CHECK(at[13] == 4 * buckets + 0);
+  CHECK(at[14] == 3 * buckets + 1);
+  CHECK(at[19] == 4 * buckets + 3);
+  // Rows past the real tiles keep their own entries.
+  CHECK(at[20] == 20);
+  CHECK(at[27] == 27);
 }
 
 TEST_CASE("policy fields are checked without a device", "[deterministic_sample]") {
@@ -298,15 +311,27 @@ std::vector<std::uint32_t> simulate_sort(std::vector<std::uint32_t> keys, int ti
       }
       r[s - 1] = t.valid;
     }
-    // Step 7: the exclusive scan in the order segmented_bucket_offsets scans.
-    std::vector<std::int64_t> offsets(rows * s);
-    const d::segmented_column_major_index order{starts.data(), k, s};
+    // Step 6's counts in the order step 7 scans (bucket_major_index), then the scan in place.
+    const auto scan_index = [&](std::int64_t row, const d::deterministic_sample_tile& t, int b) {
+      if (!t.exists) return row * s + b;
+      const std::int64_t first = starts[t.segment];
+      return d::bucket_major_index(first, starts[t.segment + 1] - first, row, b, s);
+    };
+    std::vector<std::int64_t> offsets(rows * s, -1);
     const d::deterministic_sample_rank_counts counts{ranks.data(), s};
+    for (std::int64_t row = 0; row < rows; ++row) {
+      const auto t = d::find_deterministic_sample_tile(row, segments.data(), starts.data(), k, tile);
+      for (int b = 0; b < s; ++b) {
+        const std::int64_t i = scan_index(row, t, b);
+        REQUIRE(offsets[i] == -1);
+        offsets[i] = counts(row * s + b);
+      }
+    }
     std::int64_t sum = 0;
-    for (std::int64_t c = 0; c < rows * s; ++c) {
-      const std::int64_t r = order(c);
-      offsets[r] = sum;
-      sum += counts(r);
+    for (auto& entry : offsets) {
+      const std::int64_t count = entry;
+      entry = sum;
+      sum += count;
     }
     REQUIRE(sum == n);
     // Step 8.
@@ -317,7 +342,7 @@ std::vector<std::uint32_t> simulate_sort(std::vector<std::uint32_t> keys, int ti
       const int* r = ranks.data() + row * s;
       for (int i = 0; i < t.valid; ++i) {
         const int b = d::deterministic_sample_bucket_of(i, r, s);
-        const std::int64_t to = offsets[row * s + b] + (i - (b > 0 ? r[b - 1] : 0));
+        const std::int64_t to = offsets[scan_index(row, t, b)] + (i - (b > 0 ? r[b - 1] : 0));
         REQUIRE(to >= 0);
         REQUIRE(to < n);
         REQUIRE(written[to] == 0);

@@ -3,6 +3,7 @@
 // bounds checked against brute-force worst cases, and the reproducible sample indices.
 #include "common/catch.hpp"
 
+#include <gpusort/detail/bucket_major_index.cuh>
 #include <gpusort/detail/randomized_sample_plan.cuh>
 
 #include <algorithm>
@@ -153,7 +154,7 @@ TEST_CASE("splitter_sample_rank: every a-th sample, the last splitter inside the
   CHECK(splitter_sample_rank(510, 8) < 512 * 8);
 }
 
-TEST_CASE("rs_table_index: a bijection onto each segment's entries; an exclusive scan in "
+TEST_CASE("bucket_major_index: a bijection onto each segment's entries; an exclusive scan in "
           "index order gives each segment's buckets contiguously, tiles in order") {
   std::mt19937_64 rng(3);
   for (int trial = 0; trial < 50; ++trial) {
@@ -168,7 +169,7 @@ TEST_CASE("rs_table_index: a bijection onto each segment's entries; an exclusive
     for (int s = 0; s < segments; ++s) {
       for (std::int64_t t = rows[s]; t < rows[s + 1]; ++t) {
         for (int b = 0; b < nb; ++b) {
-          const std::int64_t i = rs_table_index(rows[s], rows[s + 1] - rows[s], t, b, nb);
+          const std::int64_t i = bucket_major_index(rows[s], rows[s + 1] - rows[s], t, b, nb);
           REQUIRE(i >= rows[s] * nb);
           REQUIRE(i < rows[s + 1] * nb);
           REQUIRE(table[i] == -1);
@@ -192,7 +193,7 @@ TEST_CASE("rs_table_index: a bijection onto each segment's entries; an exclusive
           for (std::int64_t t2 = rows[s]; t2 < rows[s + 1]; ++t2)
             for (int b2 = 0; b2 < nb; ++b2)
               if (b2 < b || (b2 == b && t2 < t)) expect += counts[t2 * nb + b2];
-          CHECK(offsets[rs_table_index(rows[s], rows[s + 1] - rows[s], t, b, nb)] - first == expect);
+          CHECK(offsets[bucket_major_index(rows[s], rows[s + 1] - rows[s], t, b, nb)] - first == expect);
         }
       }
     }

@@ -26,8 +26,9 @@
 //       m = the segment's tile count), copies its sorted tile into shared memory where the
 //       device grants the room (the paper's setting), and locates them in it by the halving
 //       parallel binary search (block::locate_splitters).
-//  7.   Segment-major, column-major exclusive scan of the m×s table
-//       (device::segmented_bucket_offsets): where each tile's part of each bucket goes.
+//  7.   Step 6 writes each tile's bucket counts where the scan reads them (segment by
+//       segment, bucket-major: detail::bucket_major_index), so one exclusive scan of a plain
+//       array gives where each tile's part of each bucket goes.
 //  8.   Coalesced relocation into the other buffer; the buckets become the next segments.
 //  9.   Levels repeat until every segment fits one block (the bound is deterministic:
 //       detail/deterministic_sample_plan.cuh), then device::sort_segments sorts them all.
@@ -57,6 +58,7 @@
 #include <gpusort/block/regular_sample.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/bucket_major_index.cuh>
 #include <gpusort/detail/deterministic_sample_plan.cuh>
 #include <gpusort/detail/deterministic_sample_table.cuh>
 #include <gpusort/detail/merge_sort.cuh>
@@ -65,7 +67,6 @@
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/detail/warp_runs.cuh>
-#include <gpusort/device/bucket_offsets.cuh>
 #include <gpusort/device/sort_segments.cuh>
 #include <gpusort/policy.cuh>
 
@@ -346,8 +347,8 @@ __host__ __device__ inline int deterministic_sample_bucket_of(int i, const int* 
 }
 
 // Entry i of the next level's segment offsets: where bucket i % s of segment i / s starts
-// (the offset of its first tile's part; a segment without tiles: where it starts), and n
-// at i = K·s.
+// (the offset of its first tile's part, in the scanned table of bucket_major_index order; a
+// segment without tiles: where it starts), and n at i = K·s.
 template <class Offset>
 __host__ __device__ inline std::int64_t deterministic_sample_next_segment(
     std::int64_t i, const std::int64_t* segment_offsets, const std::int64_t* tile_starts,
@@ -355,8 +356,10 @@ __host__ __device__ inline std::int64_t deterministic_sample_next_segment(
   if (i == segments * samples) return n;
   const std::int64_t k = i / samples;
   const std::int64_t first_tile = tile_starts[k];
-  return tile_starts[k + 1] > first_tile ? offset_table[first_tile * samples + i % samples]
-                                         : segment_offsets[k];
+  const std::int64_t m = tile_starts[k + 1] - first_tile;
+  return m > 0 ? offset_table[bucket_major_index(first_tile, m, first_tile,
+                                                 static_cast<int>(i % samples), samples)]
+               : segment_offsets[k];
 }
 
 // ---- kernels (thin: the block building blocks do the work) --------------------------------
@@ -524,18 +527,19 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
-// ranks[s − 1] = the tile's size. Rows without a tile get zeros (no counts).
+// ranks[s − 1] = the tile's size; and the tile's count of each bucket goes to the count
+// table, in the order step 7 scans it (bucket_major_index). Rows without a tile get zeros.
 // `staged`: the sorted tile is copied to shared memory first (its dynamic shared memory
 // sized by deterministic_sample_staged_locate_bytes), as the paper searches it: the halving
 // search's levels follow one another, each a chain of dependent reads, which from global
 // memory made the step latency-bound.
-template <int THREADS, class Table, class Key, class Compare>
+template <int THREADS, class Table, class Key, class Offset, class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_locate_kernel(const Key* keys, const std::int64_t* segment_offsets,
                                        const std::int64_t* tile_starts,
                                        const std::int64_t* row_segments, int tile_items, int samples,
                                        bool staged, Table sorted_samples, int* rank_table,
-                                       Compare cmp) {
+                                       Offset* count_table, Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int splitters = samples - 1;
   auto* splitter_positions = reinterpret_cast<std::int64_t*>(shared_bytes);
@@ -547,8 +551,11 @@ __global__ void __launch_bounds__(THREADS)
   int* ranks = rank_table + row * samples;
   const deterministic_sample_tile t =
       deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile_items);
-  if (!t.exists) {
-    for (int b = threadIdx.x; b < samples; b += THREADS) ranks[b] = 0;
+  if (!t.exists) {  // past every segment: its own row-major entries (bucket_major_index)
+    for (int b = threadIdx.x; b < samples; b += THREADS) {
+      ranks[b] = 0;
+      count_table[row * samples + b] = 0;
+    }
     return;
   }
   // Step 5: the segment's m·s samples are contiguous in the sorted table; its global
@@ -569,9 +576,15 @@ __global__ void __launch_bounds__(THREADS)
   block::locate_splitters<THREADS>(sorted_tile, t.valid, t.offset, splitter_keys,
                                    splitter_positions, splitters, ranks, cmp);
   if (threadIdx.x == 0) ranks[splitters] = t.valid;
+  __syncthreads();  // the row's ranks, written by the whole block, make its counts
+  const deterministic_sample_rank_counts counts{rank_table, samples};
+  for (int b = threadIdx.x; b < samples; b += THREADS)
+    count_table[bucket_major_index(first_tile, m, row, b, samples)] =
+        static_cast<Offset>(counts(row * samples + b));
 }
 
-// Step 8: item i of the tile, in bucket b, goes to offsets[b] + (i − start of b in the tile).
+// Step 8: item i of the tile, in bucket b, goes to its offset of b + (i − start of b in the
+// tile); the offset table is in the scan's order (bucket_major_index).
 // Reads coalesced; writes coalesced within each bucket's run.
 template <int THREADS, int ITEMS, class Key, class Value, class Offset>
 __global__ void __launch_bounds__(THREADS)
@@ -588,8 +601,10 @@ __global__ void __launch_bounds__(THREADS)
   const deterministic_sample_tile t =
       deterministic_sample_tile_at(row, row_segments[row], segment_offsets, tile_starts, tile_items);
   if (!t.exists) return;
+  const std::int64_t first_tile = tile_starts[t.segment];
+  const std::int64_t m = tile_starts[t.segment + 1] - first_tile;
   for (int b = threadIdx.x; b < samples; b += THREADS) {
-    row_offsets[b] = offset_table[row * samples + b];
+    row_offsets[b] = offset_table[bucket_major_index(first_tile, m, row, b, samples)];
     row_ranks[b] = rank_table[row * samples + b];
   }
   __syncthreads();
@@ -650,9 +665,6 @@ struct deterministic_sample_setup {
   using narrow_codec = sample_codec<Key, Compare, narrow_position>;
   using tile_count_iterator =
       thrust::transform_iterator<deterministic_sample_segment_tiles,
-                                 thrust::counting_iterator<std::int64_t>>;
-  using rank_count_iterator =
-      thrust::transform_iterator<deterministic_sample_rank_counts,
                                  thrust::counting_iterator<std::int64_t>>;
 
   // Temp arrays.
@@ -780,15 +792,11 @@ struct deterministic_sample_setup {
                                                         static_cast<std::int64_t*>(nullptr),
                                                         plan.max_segments + 1))
         return e;
-      const rank_count_iterator counts(thrust::counting_iterator<std::int64_t>(0),
-                                       deterministic_sample_rank_counts{nullptr, 1});
       const cudaError_t e =
-          setup.narrow ? device::segmented_bucket_offsets(nullptr, offset_scan, counts,
-                                                          static_cast<std::int32_t*>(nullptr), nullptr,
-                                                          plan.max_segments, plan.max_rows, setup.samples)
-                       : device::segmented_bucket_offsets(nullptr, offset_scan, counts,
-                                                          static_cast<std::int64_t*>(nullptr), nullptr,
-                                                          plan.max_segments, plan.max_rows, setup.samples);
+          setup.narrow ? cub::DeviceScan::ExclusiveSum(nullptr, offset_scan, static_cast<std::int32_t*>(nullptr),
+                                                       entries)
+                       : cub::DeviceScan::ExclusiveSum(nullptr, offset_scan, static_cast<std::int64_t*>(nullptr),
+                                                       entries);
       if (e != cudaSuccess) return e;
     }
     setup.scan_bytes = tile_scan > offset_scan ? tile_scan : offset_scan;
@@ -983,23 +991,19 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
       const std::size_t bytes = setup.locate_staged
                                     ? deterministic_sample_staged_locate_bytes<Key>(s, tile)
                                     : deterministic_sample_locate_bytes<Key>(s);
-      const auto kernel = deterministic_sample_locate_kernel<threads, Table, Key, Compare>;
+      const auto kernel = deterministic_sample_locate_kernel<threads, Table, Key, Offset, Compare>;
       if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
       kernel<<<grid, threads, bytes, stream>>>(current_keys, segments, tile_starts, row_segments,
-                                               tile, s, setup.locate_staged, sorted_samples, ranks, cmp);
+                                               tile, s, setup.locate_staged, sorted_samples, ranks,
+                                               offsets, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
     if (first && stop_after == stop::sample_indexing) return cudaSuccess;
 
-    // Step 7.
-    {
-      const typename setup_type::rank_count_iterator counts(
-          thrust::counting_iterator<std::int64_t>(0), deterministic_sample_rank_counts{ranks, s});
-      scan_bytes = setup.scan_bytes;
-      if (cudaError_t e = device::segmented_bucket_offsets(scan_temp, scan_bytes, counts, offsets,
-                                                           tile_starts, k, rows, s, stream))
-        return e;
-    }
+    // Step 7: the counts step 6 wrote in the scan's order, scanned in place.
+    scan_bytes = setup.scan_bytes;
+    if (cudaError_t e = cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, offsets, rows * s, stream))
+      return e;
     if (first && stop_after == stop::prefix_sum) return cudaSuccess;
 
     // Step 8, and the buckets as the next level's segments.

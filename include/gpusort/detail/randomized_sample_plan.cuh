@@ -100,16 +100,5 @@ __host__ __device__ constexpr int splitter_sample_rank(int q, int oversampling) 
   return (q + 1) * oversampling - 1;
 }
 
-// Phase 3's table is kept in the order its scan runs, so that the scan is one contiguous
-// pass: inside each big segment bucket-major (bucket_offsets' column-major order), so that
-// the exclusive scan gives segment s's bucket b contiguously, its tiles in order; the
-// segments one after another. The entry of (row, bucket) for the segment whose rows are
-// [first_row, first_row + segment_rows).
-__host__ __device__ constexpr std::int64_t rs_table_index(std::int64_t first_row,
-                                                          std::int64_t segment_rows,
-                                                          std::int64_t row, int bucket, int nb) {
-  return first_row * nb + bucket * segment_rows + (row - first_row);
-}
-
 }  // namespace detail
 }  // namespace gpusort

@@ -11,8 +11,8 @@
 //            never split again; where none repeats, those buckets stay empty and the
 //            comparison is skipped);
 //   phase 3  the prefix sum over the tiles × buckets table, which phase 2 writes in the
-//            scan's order (rs_table_index: bucket_offsets' column-major order inside each
-//            segment), so one contiguous scan serves every segment;
+//            scan's order (detail::bucket_major_index: bucket_offsets' column-major order
+//            inside each segment), so one contiguous scan serves every segment;
 //   phase 4  scatter: per-warp ranks (__match_any_sync, deterministic: the same input gives
 //            the same order; keys whose ties are identical rank by shared atomics, as that
 //            order cannot be seen), staged by bucket in shared memory so the writes are
@@ -41,6 +41,7 @@
 #include <gpusort/block/splitter_tree.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
+#include <gpusort/detail/bucket_major_index.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/padded_buffer.cuh>
 #include <gpusort/detail/ping_pong.cuh>
@@ -301,12 +302,12 @@ __global__ void __launch_bounds__(THREADS)
     __syncthreads();
     const std::int64_t first_row = rows[seg], segment_rows = rows[seg + 1] - first_row;
     for (int j = threadIdx.x; j < nb; j += THREADS)
-      counts[rs_table_index(first_row, segment_rows, row, j, nb)] = s.total[j];
+      counts[bucket_major_index(first_row, segment_rows, row, j, nb)] = s.total[j];
     __syncthreads();
   }
 }
 
-// Phase 3: the scan over the table, in its own order (rs_table_index). The table is sized
+// Phase 3: the scan over the table, in its own order (bucket_major_index). The table is sized
 // for the worst case; entries past this level's rows read 0.
 struct rs_table_count {
   const int* counts;
@@ -353,7 +354,7 @@ __global__ void __launch_bounds__(THREADS, 512 / THREADS)
     const std::int64_t first = offsets[first_row * nb];
     for (int j = threadIdx.x; j < nb; j += THREADS)
       s.partition.base[j] =
-          segment_begin + offsets[rs_table_index(first_row, segment_rows, row, j, nb)] - first;
+          segment_begin + offsets[bucket_major_index(first_row, segment_rows, row, j, nb)] - first;
     const bool repeated = s.tree.template block_has_repeated_splitters<THREADS>(cmp);
     rs_scatter<THREADS, ITEMS, ROUNDS>(keys + begin, values + begin, count, keys_out, values_out,
                                        s.tree, repeated, s.partition, cmp);
@@ -373,7 +374,7 @@ __global__ void __launch_bounds__(THREADS)
     const std::int64_t first_row = rows[seg], segment_rows = rows[seg + 1] - first_row;
     const std::int64_t first = offsets[first_row * nb];
     for (int j = threadIdx.x; j < nb; j += THREADS)
-      starts[j] = offsets[rs_table_index(first_row, segment_rows, first_row, j, nb)] - first;
+      starts[j] = offsets[bucket_major_index(first_row, segment_rows, first_row, j, nb)] - first;
     __syncthreads();
     rs_classify<THREADS, nb>(big.begin[seg], big.end[seg] - big.begin[seg], starts, out, scratch);
     __syncthreads();

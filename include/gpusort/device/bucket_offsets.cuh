@@ -16,6 +16,8 @@
 // Preconditions: tiles, buckets >= 0; the total of all counts fits in Count; counts and
 // offsets do not overlap. Returns cudaErrorInvalidValue for negative sizes.
 // Cost: one scan of tiles·buckets items (strided reads and writes of the small table).
+// The sample sorts, which scan a table of many segments every level, write their counts in
+// the scan's order instead (detail::bucket_major_index) and scan a plain array.
 #pragma once
 
 #include <cub/device/device_scan.cuh>
@@ -48,29 +50,6 @@ struct column_major_index {
   }
 };
 
-// The same order for a table whose rows (tiles) are grouped into consecutive segments, as
-// when every bucket of a previous level is partitioned again (Dehne & Zaboli step 9,
-// recursing): segment k owns rows [tile_starts[k], tile_starts[k + 1]), and the order walks
-// segment 0's rows column-major, then segment 1's, ... Indices past the last segment's rows
-// (rows launched for the worst case that hold no tile) map to themselves.
-struct segmented_column_major_index {
-  const std::int64_t* tile_starts;  // segments + 1 entries, non-decreasing
-  std::int64_t segments;
-  int buckets;
-  __host__ __device__ std::int64_t operator()(std::int64_t c) const {
-    if (c >= tile_starts[segments] * buckets) return c;
-    // The last segment whose first entry is at or before c (empty segments share it).
-    std::int64_t lo = 0, hi = segments;
-    while (hi - lo > 1) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      if (tile_starts[mid] * buckets <= c) lo = mid; else hi = mid;
-    }
-    const std::int64_t first = tile_starts[lo] * buckets;
-    const auto tiles = static_cast<int>(tile_starts[lo + 1] - tile_starts[lo]);
-    return first + column_major_to_row_major(c - first, tiles, buckets);
-  }
-};
-
 }  // namespace detail
 
 namespace device {
@@ -87,28 +66,6 @@ cudaError_t bucket_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes
   const auto out = thrust::make_permutation_iterator(offsets, order);
   return cub::DeviceScan::ExclusiveSum(d_temp_storage, temp_storage_bytes, in, out, items,
                                        stream);
-}
-
-// bucket_offsets for the segmented table above: offsets[r] is the exclusive sum of all
-// counts before entry r in segment-major, column-major order, so that with segments that
-// partition [0, n) in order it is directly the global index of tile r's part of its bucket.
-// `counts` is any random-access iterator over the rows × buckets row-major table (a
-// transform of the tiles' splitter ranks, say); rows >= tile_starts[segments] (device
-// array) is the number of rows launched. Same protocol and temp storage convention as
-// bucket_offsets; cudaErrorInvalidValue for negative sizes.
-template <class CountIt, class Offset>
-cudaError_t segmented_bucket_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                     CountIt counts, Offset* offsets,
-                                     const std::int64_t* tile_starts, std::int64_t segments,
-                                     std::int64_t rows, int buckets, cudaStream_t stream = 0) {
-  if (segments < 0 || rows < 0 || buckets < 0) return cudaErrorInvalidValue;
-  const auto order =
-      thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
-                                      detail::segmented_column_major_index{tile_starts, segments, buckets});
-  const auto in = thrust::make_permutation_iterator(counts, order);
-  const auto out = thrust::make_permutation_iterator(offsets, order);
-  return cub::DeviceScan::ExclusiveSum(d_temp_storage, temp_storage_bytes, in, out,
-                                       rows * buckets, stream);
 }
 
 }  // namespace device
