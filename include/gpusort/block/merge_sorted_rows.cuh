@@ -4,8 +4,8 @@
 //
 // The group is rows [first_row, end_row), each of `width` entries sorted under `order`; row
 // `row` is one of them. Entry j of that row is written to out[first_row · width + rank], where
-// rank counts the group's entries before it: in each other row a binary search finds them,
-// ties going to the lower row, and within its own row j entries precede it. Ranks are thus a
+// rank counts the group's entries before it: a merge with each other row counts them, ties
+// going to the lower row, and within its own row j entries precede it. Ranks are thus a
 // permutation of the group's slots whatever the ties (rows may repeat entries: the samples of
 // a tile shorter than s), and a launch of one block per row merges every group at once.
 // The deterministic sample sort's rows of regular samples come sorted from the tile sort;
@@ -16,17 +16,28 @@
 // `in` and `out` give at(i) and set(i, entry); they must not overlap. The rows pass through
 // shared memory `staged_rows` at a time: merge_sorted_rows_bytes<Entry>(width, staged_rows)
 // bytes at `shared`, 16-byte aligned. Every thread of the block calls.
-// Cost: (end_row − first_row) · width binary searches of log2(width) steps in shared memory,
-// `batch` of them a thread in lockstep so that their loads overlap; the group's rows read once.
-// Where a group's searches are too many for one block, rank_sorted_row splits them: blocks
-// rank the row among parts of the group, their sums place it.
+// Cost: the row merged with each of the group's rows in shared memory (2 · width steps, cut
+// into pieces of merge_piece steps, one a thread, each found by a merge-path search of
+// log2(width) steps); the group's rows read once. Where a group's merges are too many for one
+// block, rank_sorted_row splits them: blocks rank the row among parts of the group, their
+// sums place it.
 #pragma once
+
+#include <gpusort/thread/merge_path.cuh>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace gpusort {
 namespace block {
+
+// Steps of the merge of two rows a thread takes (rank_sorted_row). The lanes of a warp take
+// consecutive pieces of one merge, so their reads and rank counts lie about a half piece
+// apart: an odd piece spreads them over the banks. 9 measured best of 7, 8, 9, 11, 13, 16
+// and 32 (H200, bench/RESULTS.md run 64: step 4 of u32 at 2^20, 7 parts of 19 rows of 192,
+// 35.6 µs by binary searches, 26.8 by pieces of 9, 30.6 of 8, whose shared loads ncu found
+// in 4.7-way bank conflicts; whole sorts 3-7 % faster where step 4 merges).
+constexpr int merge_piece = 9;
 
 // Shared memory of merge_sorted_row and rank_sorted_row: the block's own row, the staged rows,
 // then a rank per entry.
@@ -45,60 +56,48 @@ template <int THREADS, class Entry, class In, class Order>
 __device__ const int* rank_sorted_row(const In& in, std::int64_t row, std::int64_t first_row,
                                       std::int64_t end_row, int width, int staged_rows,
                                       unsigned char* shared, Order order) {
-  // Searches a thread steps in lockstep. Two measured fastest of 1, 2, 3, 4, 8 and 16 (H200,
-  // bench/RESULTS.md run 63: u64's step 4 at 2^18.5-2^19 12 % faster than with 4; with 16 up
-  // to 2.1x as long).
-  constexpr int batch = 2;
   Entry* own = reinterpret_cast<Entry*>(shared);
   Entry* staged = own + width;
   int* ranks = reinterpret_cast<int*>(
       shared + (static_cast<std::size_t>(1 + staged_rows) * width * sizeof(Entry) + 15) / 16 * 16);
+  const bool own_row_among = first_row <= row && row < end_row;
   for (int j = threadIdx.x; j < width; j += THREADS) {
     own[j] = in.at(row * width + j);
-    ranks[j] = 0;
+    ranks[j] = own_row_among ? j : 0;
   }
-  int top_step = 1;  // the largest power of two <= width
-  while (2 * top_step <= width) top_step *= 2;
+  const int pieces = (2 * width + merge_piece - 1) / merge_piece;
   for (std::int64_t first = first_row; first < end_row; first += staged_rows) {
     const std::int64_t left = end_row - first;
     const int count = static_cast<int>(left < staged_rows ? left : staged_rows);
-    const int searches = count * width;
-    __syncthreads();  // the previous rows' searches are done with the buffer
+    __syncthreads();  // the previous rows' merges are done with the buffer
 #pragma unroll 4
-    for (int i = threadIdx.x; i < searches; i += THREADS) staged[i] = in.at(first * width + i);
+    for (int i = threadIdx.x; i < count * width; i += THREADS) staged[i] = in.at(first * width + i);
     __syncthreads();
-    for (int base = threadIdx.x; base < searches; base += batch * THREADS) {
-      // Search p = (staged row) · width + j counts the entries of staged row p / width that
-      // come before own[j]; what a search needs is read once, ahead of its steps.
-      Entry x[batch];
-      const Entry* in_row[batch];
-      bool lower_row[batch];  // a lower row's entry that ties x comes before it
-      int found[batch];
-#pragma unroll
-      for (int k = 0; k < batch; ++k) {
-        const int p = base + k * THREADS;
-        const int r = p < searches ? p / width : 0, j = p < searches ? p - r * width : 0;
-        x[k] = own[j];
-        in_row[k] = staged + r * width;
-        lower_row[k] = first + r < row;
-        found[k] = p < searches ? 0 : width;  // past the last search: no probes
-      }
-      for (int step = top_step; step > 0; step >>= 1) {
-#pragma unroll
-        for (int k = 0; k < batch; ++k) {
-          const int probe = found[k] + step;
-          if (probe <= width) {
-            const Entry& e = in_row[k][probe - 1];
-            if (lower_row[k] ? !order(x[k], e) : order(e, x[k])) found[k] = probe;
-          }
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < batch; ++k) {
-        const int p = base + k * THREADS;
-        if (p < searches) {
-          const int r = p / width, j = p - r * width;
-          atomicAdd(&ranks[j], first + r == row ? j : found[k]);
+    for (int task = threadIdx.x; task < count * pieces; task += THREADS) {
+      const int r = task / pieces;
+      if (first + r == row) continue;
+      // The stable merge of the two rows, the lower one first (its ties precede), between
+      // this piece's diagonals: each of the block's entries it passes is preceded there by
+      // exactly the other row's entries before it.
+      const bool other_first = first + r < row;
+      const Entry* other = staged + r * width;
+      const Entry* a = other_first ? other : own;
+      const Entry* b = other_first ? own : other;
+      const int diagonal = (task - r * pieces) * merge_piece;
+      const int end = diagonal + merge_piece < 2 * width ? diagonal + merge_piece : 2 * width;
+      int i = static_cast<int>(thread::merge_path(a, width, b, width, diagonal, order));
+      int k = diagonal - i;
+      Entry next_a = a[i < width ? i : width - 1];
+      Entry next_b = b[k < width ? k : width - 1];
+      for (int d = diagonal; d < end; ++d) {
+        if (k == width || (i < width && !order(next_b, next_a))) {
+          if (!other_first) atomicAdd(&ranks[i], k);
+          ++i;
+          next_a = a[i < width ? i : width - 1];
+        } else {
+          if (other_first) atomicAdd(&ranks[k], i);
+          ++k;
+          next_b = b[k < width ? k : width - 1];
         }
       }
     }
