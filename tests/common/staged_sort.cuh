@@ -52,4 +52,29 @@ struct staged_sort {
   }
 };
 
+// Captures a sort of n random u32 keys into a CUDA graph, replays it and compares the result
+// with the host's sort; returns the graph's nodes.
+template <class Policy>
+std::size_t replay_captured_sort(const Policy& policy, std::int64_t n) {
+  staged_sort<Policy> staged(policy, n);
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  const cudaError_t sorted = staged.sort(policy, stream);
+  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+  REQUIRE(sorted == cudaSuccess);
+  std::size_t nodes = 0;
+  REQUIRE(cudaGraphGetNodes(graph, nullptr, &nodes) == cudaSuccess);
+  cudaGraphExec_t exec = nullptr;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  REQUIRE(staged.sorted_like_host());
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  return nodes;
+}
+
 }  // namespace gpusort_test

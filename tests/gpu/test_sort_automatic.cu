@@ -101,31 +101,6 @@ TEST_CASE("automatic: stays stable for 8-byte keys whose ties are not identical"
   REQUIRE(keys.to_host() == expected);
 }
 
-// Captures a sort of n random u32 keys into a CUDA graph, replays it and compares the result
-// with the host's sort; returns the graph's nodes.
-template <class Policy>
-std::size_t replay_captured_sort(const Policy& policy, std::int64_t n) {
-  staged_sort<Policy> staged(policy, n);
-  cudaStream_t stream = nullptr;
-  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
-  cudaGraph_t graph = nullptr;
-  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-  const cudaError_t sorted = staged.sort(policy, stream);
-  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
-  REQUIRE(sorted == cudaSuccess);
-  std::size_t nodes = 0;
-  REQUIRE(cudaGraphGetNodes(graph, nullptr, &nodes) == cudaSuccess);
-  cudaGraphExec_t exec = nullptr;
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
-  REQUIRE(cudaGraphLaunch(exec, stream) == cudaSuccess);
-  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
-  REQUIRE(staged.sorted_like_host());
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(stream);
-  return nodes;
-}
-
 // Sizes on both sides of the single-launch path (at most 2^14 keys) and of one sort tile.
 TEST_CASE("merge and automatic: a sort captured in a CUDA graph replays correctly", "[merge][automatic]") {
   const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(4097), std::int64_t(9999),
@@ -133,8 +108,8 @@ TEST_CASE("merge and automatic: a sort captured in a CUDA graph replays correctl
                                   std::int64_t(100003));
   CAPTURE(n);
   CHECK(sort_on_own_stream(gpusort::policy::merge{}, n));
-  CHECK(replay_captured_sort(gpusort::policy::merge{}, n) >= 1);
-  CHECK(replay_captured_sort(gpusort::policy::automatic{}, n) >= 1);
+  CHECK(gpusort_test::replay_captured_sort(gpusort::policy::merge{}, n) >= 1);
+  CHECK(gpusort_test::replay_captured_sort(gpusort::policy::automatic{}, n) >= 1);
 }
 
 TEST_CASE("automatic: temp storage at any address; an error left pending is returned before any work",

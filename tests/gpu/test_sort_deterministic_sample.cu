@@ -3,6 +3,7 @@
 // test_sort_deterministic_sample_types.cu), pairs, 2^24 and 2^28 keys, more than 2^31
 // keys, the error contract; and, through the detail hook, the bucket bound of every level
 // on every distribution (the guarantee that makes all-equal input cost what uniform costs).
+#include "common/staged_sort.cuh"
 #include "sort_cases.cuh"
 
 #include <gpusort/detail/deterministic_sample_sort.cuh>
@@ -180,6 +181,14 @@ TEST_CASE("deterministic_sample: the convenience overloads on the default stream
   const sort_case deep{distribution::few_distinct_2, 70000, false, api::two_phase};
   check_sort<ds_policy, std::uint32_t, std::uint32_t>(few_samples, deep, gpusort::less{}, false);
   check_sort<ds_policy, std::int64_t, no_value>(few_samples, deep, gpusort::greater{}, false);
+}
+
+// The bucket sort's size classes are overlapped launches (programmatic dependent launch):
+// captured into a CUDA graph they become its edges, and the replay still sorts.
+TEST_CASE("deterministic_sample: a sort captured in a CUDA graph replays correctly", "[deterministic_sample]") {
+  const std::int64_t n = GENERATE(std::int64_t(100003), std::int64_t(1) << 20, std::int64_t(1) << 22);
+  CAPTURE(n);
+  CHECK(gpusort_test::replay_captured_sort(gpusort::policy::deterministic_sample{}, n) > 1);
 }
 
 TEST_CASE("deterministic_sample: 2^24 keys on every distribution",

@@ -4,6 +4,7 @@
 // other key types are in files of their own, so that their instantiations compile in
 // parallel: integer keys and comparators in test_sort_randomized_sample_types.cu, floating-
 // point and struct keys in test_sort_randomized_sample_float_struct.cu.
+#include "common/staged_sort.cuh"
 #include "sort_cases.cuh"
 
 #include <algorithm>
@@ -118,6 +119,14 @@ TEST_CASE("randomized_sample: the convenience overloads on the default stream",
   const sort_case c{dist, n, false, api::convenience};
   check_sort<rs_policy, std::uint32_t, no_value>(sample_policy, c, gpusort::less{}, false);
   check_sort<rs_policy, std::uint32_t, std::uint32_t>(sample_policy, c, gpusort::less{}, false);
+}
+
+// The bucket sort's size classes are overlapped launches (programmatic dependent launch):
+// captured into a CUDA graph they become its edges, and the replay still sorts.
+TEST_CASE("randomized_sample: a sort captured in a CUDA graph replays correctly", "[randomized_sample]") {
+  const std::int64_t n = GENERATE(std::int64_t(100003), std::int64_t(1) << 20, std::int64_t(1) << 22);
+  CAPTURE(n);
+  CHECK(gpusort_test::replay_captured_sort(gpusort::policy::randomized_sample{}, n) > 1);
 }
 
 TEST_CASE("randomized_sample: the fallback sorts what too few levels leave",

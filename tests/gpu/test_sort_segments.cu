@@ -305,6 +305,50 @@ TEST_CASE("sort_segments: segments within given length bounds", "[sort_segments]
                                                lengths, 0, 599);
 }
 
+// Counts, in `descents`, the adjacent pairs out of order within the segments.
+__global__ void count_segment_descents(const std::uint32_t* keys, const std::int64_t* begins,
+                                       const std::int64_t* ends, std::int64_t segments,
+                                       unsigned long long* descents) {
+  const std::int64_t s = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (s >= segments) return;
+  unsigned long long found = 0;
+  for (std::int64_t i = begins[s] + 1; i < ends[s]; ++i) found += keys[i] < keys[i - 1];
+  if (found != 0) atomicAdd(descents, found);
+}
+
+// The classes' launches overlap (from compute capability 9.0): a busy first class and a light
+// last one, then at once a kernel in the same stream that reads every segment. It must find
+// them all sorted: the last class ends only after the ones before it.
+TEST_CASE("sort_segments: the next kernel in the stream sees every class's output", "[sort_segments]") {
+  std::vector<std::int64_t> lengths(200000, 250);  // the tiny class, launched first
+  lengths.push_back(gpusort::device::max_segment_items<std::uint32_t, no_value>());  // the last
+  const segment_layout layout = make_layout(lengths, 0, 3);
+  const std::int64_t segments = static_cast<std::int64_t>(layout.begins.size());
+  device_buffer<std::uint32_t> keys(generate_on_host<std::uint32_t>(layout.total, distribution::uniform, 5));
+  device_buffer<std::int64_t> begins(layout.begins), ends(layout.ends);
+  device_buffer<unsigned long long> descents(std::vector<unsigned long long>{0});
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // the buffers' copies have landed
+  REQUIRE(gpusort::device::sort_segments(keys.data(), static_cast<const no_value*>(nullptr),
+                                         keys.data(), static_cast<no_value*>(nullptr),
+                                         begins.data(), ends.data(), segments, gpusort::less{},
+                                         stream) == cudaSuccess);
+  count_segment_descents<<<static_cast<unsigned>((segments + 255) / 256), 256, 0, stream>>>(
+      keys.data(), begins.data(), ends.data(), segments, descents.data());
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  CHECK(descents.to_host() == std::vector<unsigned long long>{0});
+  // And the checker can see a descent: the input had them.
+  device_buffer<std::uint32_t> unsorted(generate_on_host<std::uint32_t>(layout.total, distribution::uniform, 5));
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  count_segment_descents<<<static_cast<unsigned>((segments + 255) / 256), 256, 0, stream>>>(
+      unsorted.data(), begins.data(), ends.data(), segments, descents.data());
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  CHECK(descents.to_host()[0] > 0);
+  REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+}
+
 TEST_CASE("sort_segments: no segments, and a negative count", "[sort_segments]") {
   CHECK(gpusort::device::sort_segments<std::uint32_t, no_value>(nullptr, nullptr, nullptr, nullptr,
                                                                 nullptr, nullptr, 0,
