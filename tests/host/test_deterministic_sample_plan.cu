@@ -142,22 +142,22 @@ TEST_CASE("a level merges its sorted sample rows only where its searches are few
   REQUIRE(small.levels == 1);
   REQUIRE(small.rows[0] == 128);
   CHECK(deterministic_sample_row_searches(small, 0) == 128 * 192);
-  CHECK(deterministic_sample_merges_rows(small, 0, 128 * 192, 0));  // a block a row
-  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, 128 * 192 - 1, 0));
-  CHECK(deterministic_sample_merges_rows(small, 0, 0, 128 * 128 * 192));  // in parts
-  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, 128 * 192 - 1, 128 * 128 * 192 - 1));
-  CHECK_FALSE(deterministic_sample_merges_rows(small, 1, 1 << 30, 1 << 30));  // the bucket sort: no level
+  CHECK(deterministic_sample_merges_rows(small, 0, {128 * 192, 0}));  // a block a row
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, {128 * 192 - 1, 0}));
+  CHECK(deterministic_sample_merges_rows(small, 0, {0, 128 * 128 * 192}));  // in parts
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 0, {128 * 192 - 1, 128 * 128 * 192 - 1}));
+  CHECK_FALSE(deterministic_sample_merges_rows(small, 1, {1 << 30, 1 << 30}));  // the bucket sort: no level
   // 2^24 in 16K tiles with s = 96: the first level's one segment has 1024 tiles; the
   // second's segments hold at most ceil(bound / tile) = 22 tiles.
   const deterministic_sample_plan large(std::int64_t(1) << 24, 16384, 96, 16384);
   REQUIRE(large.levels == 2);
   CHECK(deterministic_sample_row_searches(large, 0) == 1024 * 96);
-  CHECK_FALSE(deterministic_sample_merges_rows(large, 0, 1 << 13, 1 << 24));
+  CHECK_FALSE(deterministic_sample_merges_rows(large, 0, {1 << 13, 1 << 24}));
   CHECK((large.bound[1] + 16383) / 16384 == 22);
   CHECK(deterministic_sample_row_searches(large, 1) == 22 * 96);
-  CHECK(deterministic_sample_merges_rows(large, 1, 22 * 96, 0));
-  CHECK_FALSE(deterministic_sample_merges_rows(large, 1, 22 * 96 - 1, large.rows[1] * 22 * 96 - 1));
-  CHECK(deterministic_sample_merges_rows(large, 1, 0, large.rows[1] * 22 * 96));
+  CHECK(deterministic_sample_merges_rows(large, 1, {22 * 96, 0}));
+  CHECK_FALSE(deterministic_sample_merges_rows(large, 1, {22 * 96 - 1, large.rows[1] * 22 * 96 - 1}));
+  CHECK(deterministic_sample_merges_rows(large, 1, {0, large.rows[1] * 22 * 96}));
 }
 
 TEST_CASE("a level that cannot shrink its segments is refused", "[deterministic_sample]") {
@@ -424,17 +424,55 @@ TEST_CASE("a bucket sort of fewer buckets than the device runs at once is priced
   REQUIRE(plan.feasible);
   REQUIRE(plan.levels == 1);
   REQUIRE(plan.segments[1] == 64);
-  d::deterministic_sample_costs costs = d::deterministic_sample_tuning<std::uint32_t, d::no_value>::costs;
+  using tuning = d::deterministic_sample_tuning<std::uint32_t, d::no_value>;
+  constexpr d::deterministic_sample_merge_limits merge = tuning::merge_limits;
+  d::deterministic_sample_costs costs = tuning::costs;
   costs.final_blocks_per_sm = 2;
   d::deterministic_sample_costs unfloored = costs;
   unfloored.final_blocks_per_sm = 0;
   // 16 SMs run 32 buckets at once: 64 keep them busy.
-  CHECK(d::deterministic_sample_estimate(plan, costs, 16) == d::deterministic_sample_estimate(plan, unfloored, 16));
-  CHECK(d::deterministic_sample_estimate(plan, costs, 32) == d::deterministic_sample_estimate(plan, unfloored, 32));
+  CHECK(d::deterministic_sample_estimate(plan, costs, merge, 16) == d::deterministic_sample_estimate(plan, unfloored, merge, 16));
+  CHECK(d::deterministic_sample_estimate(plan, costs, merge, 32) == d::deterministic_sample_estimate(plan, unfloored, merge, 32));
   // 132 SMs run 264: the network costs as if 264 buckets of the mean size were sorted.
   const double network_ns = (std::int64_t(1) << 18) * costs.final_stage_ns * d::deterministic_sample_final_stages(plan);
-  const double expected = d::deterministic_sample_estimate(plan, unfloored, 132) + network_ns * (264.0 / 64 - 1);
-  CHECK(std::abs(d::deterministic_sample_estimate(plan, costs, 132) - expected) <= 1e-9 * expected);
+  const double expected = d::deterministic_sample_estimate(plan, unfloored, merge, 132) + network_ns * (264.0 / 64 - 1);
+  CHECK(std::abs(d::deterministic_sample_estimate(plan, costs, merge, 132) - expected) <= 1e-9 * expected);
+}
+
+TEST_CASE("step 4 is priced by its form: a merge per search, a sort of the samples per level",
+          "[deterministic_sample]") {
+  namespace d = gpusort::detail;
+  using tuning = d::deterministic_sample_tuning<std::uint32_t, d::no_value>;
+  constexpr d::deterministic_sample_merge_limits merge = tuning::merge_limits;
+  d::deterministic_sample_costs unpriced = tuning::costs;
+  unpriced.merged_search_ns = 0;
+  unpriced.sorted_samples_level_ns = 0;
+  d::deterministic_sample_costs priced = unpriced;
+  priced.merged_search_ns = 0.5;
+  priced.sorted_samples_level_ns = 7000;
+  // 2^20 in 8K tiles: s = 128 makes 128 rows of 128 * 128 searches, 2.1M, which are merged;
+  // s = 256 makes 128 rows of 128 * 256, 4.2M, more than the level may merge: sorted.
+  const deterministic_sample_plan merged(std::int64_t(1) << 20, 8192, 128, 16384);
+  const deterministic_sample_plan sorted(std::int64_t(1) << 20, 8192, 256, 16384);
+  REQUIRE(merged.levels == 1);
+  REQUIRE(sorted.levels == 1);
+  REQUIRE(d::deterministic_sample_merges_rows(merged, 0, merge));
+  REQUIRE_FALSE(d::deterministic_sample_merges_rows(sorted, 0, merge));
+  const auto added = [&](const deterministic_sample_plan& plan) {
+    return d::deterministic_sample_estimate(plan, priced, merge, 132) -
+           d::deterministic_sample_estimate(plan, unpriced, merge, 132);
+  };
+  const double searches = 128.0 * 128 * 128;
+  CHECK(std::abs(added(merged) - 0.5 * searches) <= 1e-6 * searches);
+  CHECK(std::abs(added(sorted) - 7000) <= 1e-6);
+  // Two levels, the second merged: each priced by its own form.
+  const deterministic_sample_plan two(std::int64_t(1) << 24, 16384, 96, 16384);
+  REQUIRE(two.levels == 2);
+  REQUIRE_FALSE(d::deterministic_sample_merges_rows(two, 0, merge));
+  REQUIRE(d::deterministic_sample_merges_rows(two, 1, merge));
+  const double second_searches =
+      static_cast<double>(two.rows[1]) * static_cast<double>(d::deterministic_sample_row_searches(two, 1));
+  CHECK(std::abs(added(two) - (7000 + 0.5 * second_searches)) <= 1e-6 * second_searches);
 }
 
 TEST_CASE("the default s is the feasible candidate of least estimated time", "[deterministic_sample]") {
@@ -447,7 +485,8 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
   const int sms = GENERATE(8, 132);
   const std::int64_t max_segment = tile;
   const int s = gpusort::detail::deterministic_sample_choose_samples(
-      n, tile, max_segment, tuning::min_default_samples, tuning::max_samples, costs, sms);
+      n, tile, max_segment, tuning::min_default_samples, tuning::max_samples, costs,
+      tuning::merge_limits, sms);
   INFO("n " << n << ", tile " << tile << ", SMs " << sms << ", chosen s " << s);
   REQUIRE(s >= tuning::min_default_samples);
   REQUIRE(s <= tuning::max_samples);
@@ -456,12 +495,12 @@ TEST_CASE("the default s is the feasible candidate of least estimated time", "[d
   CHECK((power & (power - 1)) == 0);
   const deterministic_sample_plan chosen(n, tile, s, max_segment);
   REQUIRE(chosen.feasible);
-  const double chosen_ns = gpusort::detail::deterministic_sample_estimate(chosen, costs, sms);
+  const double chosen_ns = gpusort::detail::deterministic_sample_estimate(chosen, costs, tuning::merge_limits, sms);
   for (int other = tuning::min_default_samples; other <= tuning::max_samples; other *= 2) {
     for (const int candidate : {other, other + other / 2}) {
       if (candidate > tuning::max_samples) continue;
       const deterministic_sample_plan plan(n, tile, candidate, max_segment);
-      if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs, sms));
+      if (plan.feasible) CHECK(chosen_ns <= gpusort::detail::deterministic_sample_estimate(plan, costs, tuning::merge_limits, sms));
     }
   }
 }
@@ -479,7 +518,7 @@ int tuned_samples(int log_n, bool half = false) {
   return gpusort::detail::deterministic_sample_choose_samples(
       std::int64_t(1) << log_n, half ? tuning::half_tile : tuning::tile,
       tuning::segment_tuning::max_huge_items, tuning::min_default_samples, tuning::max_samples,
-      tuning::costs, h200_sms);
+      tuning::costs, tuning::merge_limits, h200_sms);
 }
 
 TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_sample]") {
@@ -489,10 +528,11 @@ TEST_CASE("the default s is the fastest s the sweep measured", "[deterministic_s
   // and 5.6 % behind it on sorted ones; 2^30 768, 3 % behind 512 and 11 % ahead of the run-56
   // costs' 96).
   // Run 63's sweep, where fewer buckets than SMs priced moved the pick: u32, u32:u32 and u64 at
-  // 2^16 128 (fastest), u32 at 2^17 128 (fastest).
+  // 2^16 128 (fastest), u32 at 2^17 128 (fastest). Run 66's, where step 4's forms priced apart
+  // moved it: u32 at 2^18-2^20 128 (5-9 % faster than run 63's 192 in its A/B).
   CHECK(tuned_samples<u32, no_value>(16, true) == 128);
   CHECK(tuned_samples<u32, no_value>(17, true) == 128);
-  CHECK(tuned_samples<u32, no_value>(19, true) == 192);
+  for (int log_n : {18, 19, 20}) CHECK(tuned_samples<u32, no_value>(log_n, true) == 128);
   CHECK(tuned_samples<u32, u32>(16, true) == 128);
   CHECK(tuned_samples<std::uint64_t, no_value>(16, true) == 128);
   CHECK(tuned_samples<u32, no_value>(21, true) == 384);

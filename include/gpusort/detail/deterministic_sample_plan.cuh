@@ -99,15 +99,20 @@ __host__ __device__ inline std::int64_t deterministic_sample_row_searches(
   return ceil_div(plan.bound[level], plan.tile_items) * plan.samples;
 }
 
-// Whether step 4 of `level` merges each segment's sorted sample rows by ranking them rather
-// than sorting all samples anew: where a row's searches are at most `row_limit` (one block
-// ranks the row), or else the level's at most `level_limit` (blocks rank it in parts).
+// Where step 4 merges a level's sorted sample rows rather than sorting all its samples:
+// where a row's searches are at most `row_searches` (one block ranks the row), or else the
+// level's at most `level_searches` (blocks rank it in parts).
+struct deterministic_sample_merge_limits {
+  std::int64_t row_searches;
+  std::int64_t level_searches;
+};
+
 __host__ __device__ inline bool deterministic_sample_merges_rows(const deterministic_sample_plan& plan,
-                                                                 int level, std::int64_t row_limit,
-                                                                 std::int64_t level_limit) {
+                                                                 int level,
+                                                                 const deterministic_sample_merge_limits& limits) {
   if (level >= plan.levels) return false;
   const std::int64_t row_searches = deterministic_sample_row_searches(plan, level);
-  return row_searches <= row_limit || row_searches <= level_limit / plan.rows[level];
+  return row_searches <= limits.row_searches || row_searches <= limits.level_searches / plan.rows[level];
 }
 
 // Estimated device time of a plan, to choose the default s. A level sorts all its tile
@@ -121,7 +126,11 @@ __host__ __device__ inline bool deterministic_sample_merges_rows(const determini
 // 1820 took 3.41; bench/RESULTS.md run 56). Fewer buckets than the device runs blocks at
 // once leave SMs idle: the network then costs as if every one of those blocks had a bucket
 // (H200, 2^16 to 2^21: s that made fewer buckets than its 132 SMs ran up to 16 % slower
-// than the fastest; run 63).
+// than the fastest; run 63). Step 4 of a level costs by its form: a merge of the sorted
+// sample rows per binary search (rows times a row's searches: the merge's work grows with the
+// square of a segment's tiles), a sort of the samples a chain of launches (H200, u32 at 2^20
+// in 8K tiles: s = 128 merges in 2.1M searches, s = 192 in 3.1M; the whole sort took
+// 0.118 ms against 0.130; bench/RESULTS.md run 66).
 // Fitted to the time-vs-s sweep of bench_deterministic_sample (runs 22 and 31); only the
 // ranking matters.
 struct deterministic_sample_costs {
@@ -132,6 +141,8 @@ struct deterministic_sample_costs {
   double level_ns;          // per level
   double final_stage_ns;    // per item and network stage of the bucket sort
   double final_blocks_per_sm;  // buckets an SM sorts at once; 0: not fitted, no idle SMs priced
+  double merged_search_ns;         // per search of a level whose step 4 merges sample rows
+  double sorted_samples_level_ns;  // per level whose step 4 sorts its samples
 };
 
 // Stages of the bitonic network of the smallest power of two holding a bucket a tenth above
@@ -148,7 +159,9 @@ __host__ __device__ inline double deterministic_sample_final_stages(const determ
 
 // `sms`: the device's multiprocessors.
 __host__ __device__ inline double deterministic_sample_estimate(const deterministic_sample_plan& plan,
-                                                                const deterministic_sample_costs& c, int sms) {
+                                                                const deterministic_sample_costs& c,
+                                                                const deterministic_sample_merge_limits& merge,
+                                                                int sms) {
   const double buckets = static_cast<double>(plan.segments[plan.levels]);
   const double concurrent_buckets = c.final_blocks_per_sm * sms;
   const double network_items =
@@ -160,6 +173,9 @@ __host__ __device__ inline double deterministic_sample_estimate(const determinis
     const double rows = static_cast<double>(plan.rows[l]);
     ns += rows * static_cast<double>(plan.tile_items) * c.tile_slot_ns +
           rows * static_cast<double>(plan.samples) * c.sample_ns + c.level_ns;
+    ns += deterministic_sample_merges_rows(plan, l, merge)
+              ? rows * static_cast<double>(deterministic_sample_row_searches(plan, l)) * c.merged_search_ns
+              : c.sorted_samples_level_ns;
   }
   return ns;
 }
@@ -174,6 +190,7 @@ __host__ __device__ inline int deterministic_sample_choose_samples(std::int64_t 
                                                                    std::int64_t max_segment,
                                                                    int min_samples, int max_samples,
                                                                    const deterministic_sample_costs& c,
+                                                                   const deterministic_sample_merge_limits& merge,
                                                                    int sms) {
   int best = 0;
   double best_ns = 0;
@@ -182,7 +199,7 @@ __host__ __device__ inline int deterministic_sample_choose_samples(std::int64_t 
       if ((s != power && power < 2) || s < min_samples || s > max_samples || s > tile_items) continue;
       const deterministic_sample_plan plan(n, tile_items, s, max_segment);
       if (!plan.feasible) continue;
-      const double ns = deterministic_sample_estimate(plan, c, sms);
+      const double ns = deterministic_sample_estimate(plan, c, merge, sms);
       if (best == 0 || ns < best_ns) {
         best = s;
         best_ns = ns;

@@ -17,11 +17,11 @@
 //       come out contiguous. Measured against positioned keys: words (bench/RESULTS.md run
 //       38, H100) u32 2^20 12 %, 2^28 5.3 %, u32:u32 2^28 7.6 % faster; pairs (run 51,
 //       H200) u64 keys 3-6 % faster from 2^20 to 2^28 on every distribution measured.
-//       Where the level's searches are few (tuning::merged_row_searches and
-//       max_merged_searches), the rows, each sorted already, are merged instead: one block
-//       a row ranks its samples among its segment's (block::merge_sorted_row), or blocks
-//       rank it among parts of them and sum the ranks (block::rank_sorted_row), and the row
-//       goes to the sort's scratch, which must then be in the idle buffer.
+//       Where the level's searches are few (tuning::merge_limits), the rows, each sorted
+//       already, are merged instead: one block a row ranks its samples among its segment's
+//       (block::merge_sorted_row), or blocks rank it among parts of them and sum the ranks
+//       (block::rank_sorted_row), and the row goes to the sort's scratch, which must then be
+//       in the idle buffer.
 //  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
 //       m = the segment's tile count), copies its sorted tile into shared memory where the
 //       device grants the room (the paper's setting), and locates them in it by the halving
@@ -130,6 +130,15 @@ struct deterministic_sample_tuning {
   // picks moved only below 2^19, where the sample rows are merged whatever s. Two blocks an SM
   // for 4-byte keys fitted the sweep a little better (1.018) but moved picks up to 2^21, some
   // across to sorting the samples: in an A/B between the sweep's sizes u32 up to 12 % slower.
+  // Since run 66, 4-byte keys price step 4's two forms apart (merged_search_ns,
+  // sorted_samples_level_ns; searched on its H200 sweep of u32 at 2^16 to 2^24, s = 32 to
+  // 1024, the other costs kept and the picks at 2^25 to 2^30 held): the picks' time over the
+  // fastest's 1.038 -> 1.016 in geometric mean. The picks moved to 128 from 2^17.125 to 2^20
+  // and to 64 at 2^23.5; in an A/B at every eighth octave where they moved, 4.2 % faster in
+  // geometric mean (u32 at 2^20 0.1295 -> 0.1179 ms, at best 13 %), 4-7 % slower at
+  // 2^17.125-2^17.375 and 2^19.875; u16 and u8 keys, which take the same costs, 1.9 and 4.8 %
+  // faster (at worst 8 % slower at 2^19.875 and 10.5 % at 2^18.875). 8-byte items gained
+  // nothing from the two terms on the same sweep (1.039 -> 1.037) and leave them 0.
   // The costs the rest fall back to were fitted to run 22's 16-byte keys (2^24 and 2^26,
   // which run 31's sweep confirms with their doubled tiles), priced by their lexicographic
   // comparator, dearer per slot. Items of more than 8 bytes in 4K tiles (16-byte keys,
@@ -162,13 +171,13 @@ struct deterministic_sample_tuning {
   static constexpr bool priced_as_8k_tiles = item_bytes > 8 && tile == 8192;
   static constexpr bool priced_as_2k_tiles = item_bytes > 8 && item_bytes <= 32 && tile == 2048;
   static constexpr deterministic_sample_costs costs =
-      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031, 1}
-      : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066, 1}
-      : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020, 0}
-      : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015, 0}
-      : priced_as_8k_tiles     ? deterministic_sample_costs{0.15, 0.0, 0.64, 5.2, 180000, 0.0066, 0}
-      : priced_as_2k_tiles     ? deterministic_sample_costs{0.1, 0.0, 0.6, 5.6, 260000, 0.0063, 0}
-                               : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0, 0};
+      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031, 1, 0.008, 40000}
+      : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066, 1, 0, 0}
+      : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020, 0, 0, 0}
+      : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015, 0, 0, 0}
+      : priced_as_8k_tiles     ? deterministic_sample_costs{0.15, 0.0, 0.64, 5.2, 180000, 0.0066, 0, 0, 0}
+      : priced_as_2k_tiles     ? deterministic_sample_costs{0.1, 0.0, 0.6, 5.6, 260000, 0.0063, 0, 0, 0}
+                               : deterministic_sample_costs{0.082, 0.0, 0.78, 10.5, 304000, 0, 0, 0, 0};
   static constexpr int min_default_samples = 16;
   // Fewer than 4 samples need not shrink a segment of just over one tile.
   static constexpr int min_samples = 4;
@@ -176,8 +185,8 @@ struct deterministic_sample_tuning {
   static constexpr int max_samples = 1024;
   // Step 4 merges a segment's sorted sample rows (deterministic_sample_merges_rows) by one
   // block a row where the row's searches (its segment's tiles times s) are at most
-  // merged_row_searches; else, where the level's (rows times a row's) are at most
-  // max_merged_searches, by blocks that each rank the row among a part of its segment's rows
+  // merge_limits.row_searches; else, where the level's (rows times a row's) are at most
+  // merge_limits.level_searches, by blocks that each rank the row among a part of its segment's rows
   // (at most merged_row_part_searches), the ranks summed, then placed (two launches more).
   // The merge does tiles times more comparisons than the sort, which it beats by being one
   // launch or three against the sort's chain (H200, bench/RESULTS.md runs 61 and 62): one
@@ -187,9 +196,9 @@ struct deterministic_sample_tuning {
   // searches (u32 at 2^20, s = 256) took 46 µs, the sort of s = 192's samples 44; of 16.8M
   // (s = 256: u32 at 2^21, u32:u32 and u64 at 2^20) 157-281 µs, the sort of s = 384's 66-89;
   // of 35M (the second level of 2^25-2^26) they made whole sorts 2-11 % slower.
-  static constexpr std::int64_t merged_row_searches = std::int64_t(1) << 13;
+  static constexpr deterministic_sample_merge_limits merge_limits{std::int64_t(1) << 13,
+                                                                  std::int64_t(3) << 20};
   static constexpr std::int64_t merged_row_part_searches = std::int64_t(1) << 12;
-  static constexpr std::int64_t max_merged_searches = std::int64_t(3) << 20;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
   static constexpr int merge_rows_threads = 512;
   static constexpr int locate_threads = 128;
@@ -735,7 +744,7 @@ struct deterministic_sample_setup {
                         : deterministic_sample_choose_samples(
                               n, setup.tile_items, max_segment, tuning::min_default_samples,
                               deterministic_sample_max_located_samples<Key>(tuning::max_samples),
-                              tuning::costs, sms);
+                              tuning::costs, tuning::merge_limits, sms);
     if (setup.samples == 0) return cudaErrorInvalidValue;  // no feasible plan for n
     // Staged where the level's items, just written by the tile sort, are still in L2: the
     // copy then costs little against the search's chains of dependent reads, which made the
@@ -826,8 +835,7 @@ struct deterministic_sample_merge_shape {
 template <class Table, class Tuning>
 deterministic_sample_merge_shape deterministic_sample_merge_parts(const deterministic_sample_plan& plan,
                                                                   int level) {
-  if (!deterministic_sample_merges_rows(plan, level, Tuning::merged_row_searches,
-                                        Tuning::max_merged_searches))
+  if (!deterministic_sample_merges_rows(plan, level, Tuning::merge_limits))
     return {};
   const int s = static_cast<int>(plan.samples);
   const std::size_t fixed = block::merge_sorted_rows_bytes<typename Table::entry>(s, 0);
@@ -835,7 +843,7 @@ deterministic_sample_merge_shape deterministic_sample_merge_parts(const determin
   const std::int64_t fitting =
       static_cast<std::int64_t>((Tuning::merge_rows_shared - fixed) / (s * sizeof(typename Table::entry)));
   const std::int64_t tiles = ceil_div(plan.bound[level], plan.tile_items);
-  if (deterministic_sample_row_searches(plan, level) <= Tuning::merged_row_searches)
+  if (deterministic_sample_row_searches(plan, level) <= Tuning::merge_limits.row_searches)
     return {static_cast<int>(std::min(fitting, tiles)), 1};  // staged in turns where need be
   const std::int64_t most_rows =
       std::min(fitting, std::max<std::int64_t>(1, Tuning::merged_row_part_searches / s));

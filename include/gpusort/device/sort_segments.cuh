@@ -16,12 +16,12 @@
 // class. The classes sort disjoint segments, so each launch may start while the class before
 // it still runs (detail::launch_overlapped; from compute capability 9.0): the small classes,
 // mostly empty under deterministic_sample, and the tail of a busy class no longer idle the GPU
-// between launches (H200: deterministic_sample 3-20 % faster at 2^16-2^24, bench/RESULTS.md
-// run 65; launched largest first, the sort of 2^28 u64 keys was 4.5 % slower). Keys alone
-// whose ties are identical are sorted by warps where a class's items a
-// thread are whole warp chunks (segments_by_warps), and so are pairs whose keys pack with
-// their ranks into 64-bit words, the values waiting (segments_by_ranked_warps); the others
-// by the block bitonic sort.
+// between launches (H200, bench/RESULTS.md run 65: deterministic_sample 5-6 % faster in
+// geometric mean at 2^16-2^24, from 11 % faster to 6 % slower a size, unchanged at 2^28;
+// launched largest first, the sort of 2^28 u64 keys was 4.5 % slower). Keys alone whose ties
+// are identical are sorted by warps where a class's items a thread are whole warp chunks
+// (segments_by_warps), and so are pairs whose keys pack with their ranks into 64-bit words,
+// the values waiting (segments_by_ranked_warps); the others by the block bitonic sort.
 // Segment lengths are read on the device only, so the caller needs no host synchronisation.
 // A caller that knows bounds of them on the host (a plan's bucket bound, one segment of n)
 // passes [shortest, longest]: classes that cannot hold such a segment are not launched, so
