@@ -128,9 +128,8 @@ __host__ __device__ inline bool deterministic_sample_merges_rows(const determini
 // (H200, 2^16 to 2^21: s that made fewer buckets than its 132 SMs ran up to 16 % slower
 // than the fastest; run 63). Step 4 of a level costs by its form: a merge of the sorted
 // sample rows per binary search (rows times a row's searches: the merge's work grows with the
-// square of a segment's tiles), a sort of the samples a chain of launches (H200, u32 at 2^20
-// in 8K tiles: s = 128 merges in 2.1M searches, s = 192 in 3.1M; the whole sort took
-// 0.118 ms against 0.130; bench/RESULTS.md run 66).
+// square of a segment's tiles), a sort of the samples a chain of launches (bench/RESULTS.md
+// run 66).
 // Fitted to the time-vs-s sweep of bench_deterministic_sample (runs 22 and 31); only the
 // ranking matters.
 struct deterministic_sample_costs {

@@ -131,14 +131,14 @@ struct deterministic_sample_tuning {
   // for 4-byte keys fitted the sweep a little better (1.018) but moved picks up to 2^21, some
   // across to sorting the samples: in an A/B between the sweep's sizes u32 up to 12 % slower.
   // Since run 66, 4-byte keys price step 4's two forms apart (merged_search_ns,
-  // sorted_samples_level_ns; searched on its H200 sweep of u32 at 2^16 to 2^24, s = 32 to
-  // 1024, the other costs kept and the picks at 2^25 to 2^30 held): the picks' time over the
-  // fastest's 1.038 -> 1.016 in geometric mean. The picks moved to 128 from 2^17.125 to 2^20
-  // and to 64 at 2^23.5; in an A/B at every eighth octave where they moved, 4.2 % faster in
-  // geometric mean (u32 at 2^20 0.1295 -> 0.1179 ms, at best 13 %), 4-7 % slower at
-  // 2^17.125-2^17.375 and 2^19.875; u16 and u8 keys, which take the same costs, 1.9 and 4.8 %
-  // faster (at worst 8 % slower at 2^19.875 and 10.5 % at 2^18.875). 8-byte items gained
-  // nothing from the two terms on the same sweep (1.039 -> 1.037) and leave them 0.
+  // sorted_samples_level_ns; searched on its H200 sweep of u32 at 2^16 to 2^22, s = 32 to
+  // 1024, with the splitters at three quarters of each group (deterministic_sample_splitter_
+  // index), the other costs kept and the picks from 2^23 to 2^30 held): the picks' time over
+  // the fastest's 1.033 -> 1.021 in geometric mean. The picks moved from 256 to 128 at
+  // 2^18.5-2^18.75 and 2^19.5-2^19.75 (0.4-13 % faster in an A/B with the former splitters), from
+  // 192 to 128 at 2^17.125-2^17.25 (3.7-5.6 % slower there in that A/B) and from 96 to 64 at
+  // 2^23.5 (7.5 % faster). 8-byte items gained nothing from the two terms (1.039 -> 1.037 on
+  // that run's first sweep) and leave them 0.
   // The costs the rest fall back to were fitted to run 22's 16-byte keys (2^24 and 2^26,
   // which run 31's sweep confirms with their doubled tiles), priced by their lexicographic
   // comparator, dearer per slot. Items of more than 8 bytes in 4K tiles (16-byte keys,
@@ -171,7 +171,7 @@ struct deterministic_sample_tuning {
   static constexpr bool priced_as_8k_tiles = item_bytes > 8 && tile == 8192;
   static constexpr bool priced_as_2k_tiles = item_bytes > 8 && item_bytes <= 32 && tile == 2048;
   static constexpr deterministic_sample_costs costs =
-      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031, 1, 0.008, 40000}
+      item_bytes <= 4          ? deterministic_sample_costs{0.0072, 0.0146, 0.125, 6.6, 128000, 0.00031, 1, 0.002, 20000}
       : item_bytes <= 8        ? deterministic_sample_costs{0.023, 0.0046, 0.24, 5.2, 63000, 0.00066, 1, 0, 0}
       : priced_as_64_byte_keys ? deterministic_sample_costs{0.47, 0.0, 1.88, 19.2, 371000, 0.020, 0, 0, 0}
       : priced_as_4k_tiles     ? deterministic_sample_costs{0.025, 0.0046, 0.2, 5.4, 84000, 0.00015, 0, 0, 0}
@@ -339,9 +339,21 @@ struct deterministic_sample_rank_counts {
 };
 
 // Step 5: global splitter b (0 <= b < s − 1) of a segment of m tiles is its sample
-// (b + 1)·m, counted from the segment's first sample in the sorted table.
+// b·m + floor(3m/4), counted from the segment's first sample in the sorted table. Every
+// spacing of m samples evens out the middle buckets; the offset sets the first and last.
+// Where the tiles' key ranges overlap (random keys), the m samples that close each tile's
+// (b + 1)-th group straddle the key that closes the segment's, and their median would split
+// best; where they do not (sorted, reverse, equal keys), the last of them would. The
+// (b + 1)·m-th sample, the least of the next group's, made the first bucket of uniform u32
+// keys 1.6-1.7 times the mean (2^18 in 8K tiles, s = 64-192, simulated; H200, 2^20 with
+// s = 192: 8408 items against a mean of 5461, the one bucket over 8K, which took the bucket
+// sort's 16K class alone); the median made the last bucket of ordered keys 1.47 times the
+// mean; three quarters of the group leaves both at most 1.22 times (bench/RESULTS.md run 66).
+// The bound holds for any offset o < m: a tile with c samples at most splitter x has at most
+// (c + 1)·ceil(T/s) items at most x, so the first bucket holds at most (o + 1 + m)·ceil(T/s)
+// and the last (2m − o − 1)·ceil(T/s), both <= 2m·ceil(T/s).
 __host__ __device__ inline std::int64_t deterministic_sample_splitter_index(int b, std::int64_t m) {
-  return (b + 1) * m;
+  return b * m + 3 * m / 4;
 }
 
 // The bucket of tile item i: the first b with ranks[b] > i (ranks[s − 1] = the tile's size).
