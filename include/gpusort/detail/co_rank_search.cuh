@@ -7,8 +7,8 @@
 // they are many, the warp's 32x loads cost more than the latency they hide. Measured (H200,
 // policy::merge, a warp per search at every pass against a thread per search): -8 to -17 %
 // at 2^16-2^22 items, -3 to 0 % at 2^24 (4096 searches), +4 to +10 % at 2^26-2^28.
-// Used by policy::merge's partition kernel and policy::warpsort's merge passes (which, with
-// few ranges, search in the merge kernel itself).
+// Used by policy::merge's and policy::warpsort's merge passes (which, with few ranges, both
+// search in the merge kernel itself).
 #pragma once
 
 #include <gpusort/thread/merge_path.cuh>

@@ -204,18 +204,25 @@ struct single_pair {
   }
 };
 
+// How many items of run a precede output `position` within its pair, searched by this
+// thread or by its whole warp (detail/co_rank_search.cuh).
+template <bool BY_WARP, class Key, class Pairing, class Compare>
+__device__ __forceinline__ std::int64_t merge_pass_split(const Key* a_keys, const Key* b_keys,
+                                                         Pairing pairing, std::int64_t position,
+                                                         Compare cmp) {
+  const merge_pair pair = pairing(position);
+  return co_rank<BY_WARP>(a_keys + pair.a_begin, pair.a_count, b_keys + pair.b_begin,
+                          pair.b_count, position - pair.start, cmp);
+}
+
 // splits[i]: how many items of run a precede the output of block i within its pair. One
-// search per warp (BY_WARP) or per thread (detail/co_rank_search.cuh).
+// search per warp (BY_WARP) or per thread.
 template <int TILE, bool BY_WARP, class Key, class Pairing, class Compare>
 __global__ void merge_partition_kernel(const Key* a_keys, const Key* b_keys, Pairing pairing,
                                        std::int64_t* splits, std::int64_t blocks, Compare cmp) {
   const std::int64_t i = co_rank_search_index<BY_WARP>();
   if (i >= blocks) return;  // whole warps when BY_WARP
-  const std::int64_t position = i * TILE;
-  const merge_pair pair = pairing(position);
-  const std::int64_t split = co_rank<BY_WARP>(a_keys + pair.a_begin, pair.a_count,
-                                              b_keys + pair.b_begin, pair.b_count,
-                                              position - pair.start, cmp);
+  const std::int64_t split = merge_pass_split<BY_WARP>(a_keys, b_keys, pairing, i * TILE, cmp);
   if (co_rank_writer<BY_WARP>()) splits[i] = split;
 }
 
@@ -277,6 +284,42 @@ __global__ void __launch_bounds__(THREADS)
                                           cmp, shared);
 }
 
+// A merge pass whose blocks search their own two co-ranks, a warp each (one warp both, where
+// the block is one warp), before they merge: no partition launch and no split table, where
+// the blocks are few enough that the searches' latency overlaps across all of them at once
+// (merge_searches_in_pass).
+template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Pairing,
+          class Compare>
+__global__ void __launch_bounds__(THREADS)
+    merge_searching_pass_kernel(const Key* a_keys, const Value* a_values, const Key* b_keys,
+                                const Value* b_values, Key* keys_out, Value* values_out,
+                                Pairing pairing, Compare cmp) {
+  constexpr int tile = THREADS * ITEMS;
+  __shared__ staged_merge_storage<THREADS, ITEMS, Key, Value> shared;
+  __shared__ std::int64_t splits[2];
+  const std::int64_t tile_count = gridDim.x;
+  for (int k = static_cast<int>(threadIdx.x / 32); k < 2; k += THREADS / 32) {
+    const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) + k;
+    if (index < tile_count) {
+      const std::int64_t split = merge_pass_split<true>(a_keys, b_keys, pairing, index * tile, cmp);
+      if (threadIdx.x % 32 == 0) splits[k] = split;
+    }
+  }
+  __syncthreads();
+  merge_pass_tile<THREADS, ITEMS, RANKED>(a_keys, a_values, b_keys, b_values, keys_out, values_out,
+                                          pairing, blockIdx.x, splits[0],
+                                          blockIdx.x + 1 < tile_count ? splits[1] : 0, cmp, shared);
+}
+
+// Whether a merge pass of `blocks` tiles searches its co-ranks in the merge kernel. Measured
+// against a partition launch before every pass (H200, bench/RESULTS.md run 68, 4K-item
+// tiles): up to 1024 tiles policy::merge 8-20 % faster (u32 2^16-2^22), u32:u32 and u64
+// 4-16 %; at 2048 and 4096 tiles u32 1-2 % faster but u32:u32 1-2 % and u64 0.3-0.9 % slower.
+constexpr std::int64_t merge_searching_pass_blocks = 1024;
+constexpr bool merge_searches_in_pass(std::int64_t blocks) {
+  return blocks <= merge_searching_pass_blocks;
+}
+
 // Merge tiles (blocks of merge_pass_kernel) for n output items.
 template <class Key, class Value>
 constexpr std::int64_t merge_blocks_for(std::int64_t n) {
@@ -286,9 +329,9 @@ constexpr std::int64_t merge_blocks_for(std::int64_t n) {
 // Threads per block of the partition kernel.
 constexpr int merge_partition_threads = 128;
 
-// One merge pass over n output items: a merge-path split per merge tile, then the tiles.
-// splits: scratch for merge_blocks_for(n) + 1 co-ranks. Shared by the sort's passes and
-// device::merge; outputs must not overlap the inputs.
+// One merge pass over n output items: a merge-path split per merge tile, then the tiles (in
+// one kernel where the tiles are few). splits: scratch for merge_blocks_for(n) + 1 co-ranks.
+// Shared by the sort's passes and device::merge; outputs must not overlap the inputs.
 template <class Key, class Value, class Pairing, class Compare>
 cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Key* b_keys,
                               const Value* b_values, Key* keys_out, Value* values_out,
@@ -297,6 +340,16 @@ cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Ke
   using tuning = merge_tuning<Key, Value>;
   constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
   const std::int64_t blocks = merge_blocks_for<Key, Value>(n);
+  // The two co-ranks take static shared memory beside the tile's (48 KB in all).
+  constexpr bool searching_fits =
+      sizeof(staged_merge_storage<tuning::threads, tuning::merge_items, Key, Value>) +
+          2 * sizeof(std::int64_t) <= static_shared_limit;
+  if (searching_fits && merge_searches_in_pass(blocks)) {
+    merge_searching_pass_kernel<tuning::threads, tuning::merge_items, ranked_items>
+        <<<static_cast<unsigned>(blocks), tuning::threads, 0, stream>>>(
+            a_keys, a_values, b_keys, b_values, keys_out, values_out, pairing, cmp);
+    return cudaPeekAtLastError();
+  }
   const auto partition_grid = static_cast<unsigned>(
       (co_rank_searchers(blocks) + merge_partition_threads - 1) / merge_partition_threads);
   if (co_ranks_by_warp(blocks))
