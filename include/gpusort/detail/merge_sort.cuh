@@ -313,8 +313,9 @@ __global__ void __launch_bounds__(THREADS)
 
 // Whether a merge pass of `blocks` tiles searches its co-ranks in the merge kernel. Measured
 // against a partition launch before every pass (H200, bench/RESULTS.md run 68, 4K-item
-// tiles): up to 1024 tiles policy::merge 8-20 % faster (u32 2^16-2^22), u32:u32 and u64
-// 4-16 %; at 2048 and 4096 tiles u32 1-2 % faster but u32:u32 1-2 % and u64 0.3-0.9 % slower.
+// tiles): up to 1024 tiles (2^16-2^22 items) policy::merge 8-19 % faster for u32 keys, 3-15 %
+// for u32:u32 and u64; at 2048 and 4096 tiles u32 1-2 % faster, u32:u32 1-2 % and u64 0.3-0.9 %
+// slower.
 constexpr std::int64_t merge_searching_pass_blocks = 1024;
 constexpr bool merge_searches_in_pass(std::int64_t blocks) {
   return blocks <= merge_searching_pass_blocks;
