@@ -9,7 +9,11 @@
 
 namespace {
 
+using gpusort::detail::equal_runs;
 using gpusort::detail::four_way_tuning;
+using gpusort::detail::launch_merge_pass;
+using gpusort::detail::merge_searches_in_pass;
+using gpusort::detail::merge_searching_pass_fits;
 using gpusort::detail::merge_tile_sort_storage;
 using gpusort::detail::merge_tuning;
 using gpusort::detail::no_value;
@@ -20,6 +24,13 @@ using gpusort::detail::static_shared_limit;
 template <int BYTES>
 struct item {
   unsigned char bytes[BYTES];
+};
+
+struct first_byte_less {
+  template <int BYTES>
+  __host__ __device__ bool operator()(const item<BYTES>& a, const item<BYTES>& b) const {
+    return a.bytes[0] < b.bytes[0];
+  }
 };
 
 // The shapes fit (the four-way pass's too), and each is the largest that does: twice the
@@ -83,4 +94,25 @@ TEST_CASE("merge_tuning: wide items shrink their tiles, then their blocks", "[me
   STATIC_REQUIRE(merge_tuning<item<256>, no_value>::threads == 64);
   STATIC_REQUIRE(shapes_fit<item<512>, no_value>());
   STATIC_REQUIRE(merge_tuning<item<512>, no_value>::threads == 32);
+}
+
+TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile leaves room",
+          "[merge][host]") {
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  STATIC_REQUIRE(merge_searches_in_pass<u32, no_value>(1));
+  STATIC_REQUIRE(merge_searches_in_pass<u32, no_value>(1024));
+  STATIC_REQUIRE(!merge_searches_in_pass<u32, no_value>(1025));
+  STATIC_REQUIRE(merge_searches_in_pass<u32, u32>(1024));
+  STATIC_REQUIRE(merge_searches_in_pass<item<16>, item<16>>(1024));
+  // 57-byte keys with 8-byte values: the merge tile takes all 48 KB, so the passes keep their
+  // partition launch. Instantiating the pass compiles its kernels for the device: a searching
+  // kernel with the two co-ranks beside that tile would not (ptxas: too much shared data).
+  STATIC_REQUIRE(sizeof(staged_merge_storage<merge_tuning<item<57>, u64>::threads,
+                                             merge_tuning<item<57>, u64>::merge_items, item<57>, u64>) ==
+                 static_shared_limit);
+  STATIC_REQUIRE(!merge_searching_pass_fits<item<57>, u64>);
+  STATIC_REQUIRE(!merge_searches_in_pass<item<57>, u64>(1));
+  const auto pass = &launch_merge_pass<item<57>, u64, equal_runs, first_byte_less>;
+  REQUIRE(pass != nullptr);
 }

@@ -317,8 +317,17 @@ __global__ void __launch_bounds__(THREADS)
 // for u32:u32 and u64; at 2048 and 4096 tiles u32 1-2 % faster, u32:u32 1-2 % and u64 0.3-0.9 %
 // slower.
 constexpr std::int64_t merge_searching_pass_blocks = 1024;
+// Where a block's merge tile leaves no room for the two co-ranks in the static shared memory
+// (e.g. 57-byte keys with 8-byte values: the tile takes all 48 KB), the pass keeps its
+// partition launch; the searching kernel is then not instantiated at all, as it would not
+// compile.
+template <class Key, class Value>
+constexpr bool merge_searching_pass_fits =
+    sizeof(staged_merge_storage<merge_tuning<Key, Value>::threads, merge_tuning<Key, Value>::merge_items,
+                                Key, Value>) + 2 * sizeof(std::int64_t) <= static_shared_limit;
+template <class Key, class Value>
 constexpr bool merge_searches_in_pass(std::int64_t blocks) {
-  return blocks <= merge_searching_pass_blocks;
+  return merge_searching_pass_fits<Key, Value> && blocks <= merge_searching_pass_blocks;
 }
 
 // Merge tiles (blocks of merge_pass_kernel) for n output items.
@@ -341,15 +350,13 @@ cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Ke
   using tuning = merge_tuning<Key, Value>;
   constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
   const std::int64_t blocks = merge_blocks_for<Key, Value>(n);
-  // The two co-ranks take static shared memory beside the tile's (48 KB in all).
-  constexpr bool searching_fits =
-      sizeof(staged_merge_storage<tuning::threads, tuning::merge_items, Key, Value>) +
-          2 * sizeof(std::int64_t) <= static_shared_limit;
-  if (searching_fits && merge_searches_in_pass(blocks)) {
-    merge_searching_pass_kernel<tuning::threads, tuning::merge_items, ranked_items>
-        <<<static_cast<unsigned>(blocks), tuning::threads, 0, stream>>>(
-            a_keys, a_values, b_keys, b_values, keys_out, values_out, pairing, cmp);
-    return cudaPeekAtLastError();
+  if constexpr (merge_searching_pass_fits<Key, Value>) {
+    if (merge_searches_in_pass<Key, Value>(blocks)) {
+      merge_searching_pass_kernel<tuning::threads, tuning::merge_items, ranked_items>
+          <<<static_cast<unsigned>(blocks), tuning::threads, 0, stream>>>(
+              a_keys, a_values, b_keys, b_values, keys_out, values_out, pairing, cmp);
+      return cudaPeekAtLastError();
+    }
   }
   const auto partition_grid = static_cast<unsigned>(
       (co_rank_searchers(blocks) + merge_partition_threads - 1) / merge_partition_threads);
