@@ -106,13 +106,14 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
   STATIC_REQUIRE(merge_searches_in_pass<u32, u32>(1024));
   STATIC_REQUIRE(merge_searches_in_pass<item<16>, item<16>>(1024));
   // 57-byte keys with 8-byte values: the merge tile takes all 48 KB, so the passes keep their
-  // partition launch. Instantiating the pass compiles its kernels for the device: a searching
-  // kernel with the two co-ranks beside that tile would not (ptxas: too much shared data).
+  // partition launch.
   STATIC_REQUIRE(sizeof(staged_merge_storage<merge_tuning<item<57>, u64>::threads,
                                              merge_tuning<item<57>, u64>::merge_items, item<57>, u64>) ==
                  static_shared_limit);
   STATIC_REQUIRE(!merge_searching_pass_fits<item<57>, u64>);
   STATIC_REQUIRE(!merge_searches_in_pass<item<57>, u64>(1));
-  const auto pass = &launch_merge_pass<item<57>, u64, equal_runs, first_byte_less>;
-  REQUIRE(pass != nullptr);
+  // Compiled, not run: taking the pass's address instantiates its kernels for the device, and
+  // a searching kernel with the two co-ranks beside that tile would not compile (ptxas: too
+  // much shared data), which fails this file's build.
+  [[maybe_unused]] const auto pass = &launch_merge_pass<item<57>, u64, equal_runs, first_byte_less>;
 }
