@@ -101,9 +101,13 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
   STATIC_REQUIRE(merge_searches_in_pass<u32, no_value>(1));
-  STATIC_REQUIRE(merge_searches_in_pass<u32, no_value>(1024));
-  STATIC_REQUIRE(!merge_searches_in_pass<u32, no_value>(1025));
+  // Items of up to 4 bytes up to 4096 tiles, wider ones up to 1024.
+  STATIC_REQUIRE(merge_searches_in_pass<u32, no_value>(4096));
+  STATIC_REQUIRE(!merge_searches_in_pass<u32, no_value>(4097));
+  STATIC_REQUIRE(merge_searches_in_pass<std::uint16_t, no_value>(4096));
   STATIC_REQUIRE(merge_searches_in_pass<u32, u32>(1024));
+  STATIC_REQUIRE(!merge_searches_in_pass<u32, u32>(1025));
+  STATIC_REQUIRE(!merge_searches_in_pass<u64, no_value>(1025));
   STATIC_REQUIRE(merge_searches_in_pass<item<16>, item<16>>(1024));
   // 57-byte keys with 8-byte values: the merge tile takes all 48 KB, so the passes keep their
   // partition launch.

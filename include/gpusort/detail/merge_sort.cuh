@@ -315,8 +315,9 @@ __global__ void __launch_bounds__(THREADS)
 // against a partition launch before every pass (H200, bench/RESULTS.md run 68, 4K-item
 // tiles): up to 1024 tiles (2^16-2^22 items) policy::merge 8-19 % faster for u32 keys, 3-15 %
 // for u32:u32 and u64; at 2048 and 4096 tiles u32 1-2 % faster, u32:u32 1-2 % and u64 0.3-0.9 %
-// slower.
-constexpr std::int64_t merge_searching_pass_blocks = 1024;
+// slower. Items of up to 4 bytes search in the pass up to 4096 tiles (run 69).
+template <class Key, class Value>
+constexpr std::int64_t merge_searching_pass_blocks = item_bytes_of<Key, Value> <= 4 ? 4096 : 1024;
 // Where a block's merge tile leaves no room for the two co-ranks in the static shared memory
 // (e.g. 57-byte keys with 8-byte values: the tile takes all 48 KB), the pass keeps its
 // partition launch; the searching kernel is then not instantiated at all, as it would not
@@ -327,7 +328,7 @@ constexpr bool merge_searching_pass_fits =
                                 Key, Value>) + 2 * sizeof(std::int64_t) <= static_shared_limit;
 template <class Key, class Value>
 constexpr bool merge_searches_in_pass(std::int64_t blocks) {
-  return merge_searching_pass_fits<Key, Value> && blocks <= merge_searching_pass_blocks;
+  return merge_searching_pass_fits<Key, Value> && blocks <= merge_searching_pass_blocks<Key, Value>;
 }
 
 // Merge tiles (blocks of merge_pass_kernel) for n output items.
@@ -412,12 +413,11 @@ __global__ void __launch_bounds__(THREADS)
       // Every thread finds the tile's two co-ranks itself: the searches are as long as if
       // two threads made them for the others, and no shared memory is left for them when a
       // tile fills the 48 KB (16-byte keys with 16-byte values).
+      // The last tile's end lies past n: clamped, it is searched in the last pair, whose
+      // co-rank merge_pass_tile then does not read.
       const auto split = [&](std::int64_t position) {
-        position = position < n ? position : n - 1;
-        const merge_pair pair = pairing(position);
-        return thread::merge_path(buffers.keys + pair.a_begin, pair.a_count,
-                                  buffers.keys + pair.b_begin, pair.b_count,
-                                  position - pair.start, cmp);
+        return merge_pass_split<false>(buffers.keys, buffers.keys, pairing,
+                                       position < n ? position : n - 1, cmp);
       };
       merge_pass_tile<THREADS, MERGE_ITEMS, RANKED>(
           buffers.keys, buffers.values, buffers.keys, buffers.values, buffers.other_keys,
