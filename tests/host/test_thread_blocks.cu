@@ -1,4 +1,4 @@
-// Host tests of the thread layer: merge_path, pivot_select, sorting_network,
+// Host tests of the thread layer: merge_path, items_before, pivot_select, sorting_network,
 // flip / half_cleaner and compare_exchange, against plain C++ references.
 #include "common/catch.hpp"
 
@@ -104,6 +104,14 @@ void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
           REQUIRE((i >= 0 && i <= na && j >= 0 && j <= nb));
           if (i > 0 && j < nb) REQUIRE(!cmp(b[j], a[i - 1]));
           if (j > 0 && i < na) REQUIRE(cmp(b[j - 1], a[i]));
+          // items_before places the d-th output among the other run's items (a is first).
+          if (d < na + nb) {
+            const tagged& item = merged[d];
+            const std::int64_t other_before =
+                item.run == 0 ? gpusort::thread::items_before(b.data(), nb, item, false, cmp)
+                              : gpusort::thread::items_before(a.data(), na, item, true, cmp);
+            REQUIRE(other_before == (item.run == 0 ? j : i));
+          }
         }
       }
     }
@@ -177,7 +185,7 @@ int ceil_log2_plus_one(std::int64_t w) {  // ceil(log2(w + 1))
 
 }  // namespace
 
-TEST_CASE("merge_path matches std::merge on every diagonal", "[thread][merge_path]") {
+TEST_CASE("merge_path and items_before match std::merge on every diagonal", "[thread][merge_path]") {
   SECTION("ascending") { check_merge_path_all_diagonals(key_less{}, 1u); }
   SECTION("descending") { check_merge_path_all_diagonals(key_greater{}, 2u); }
 }

@@ -19,9 +19,10 @@
 //       H200) u64 keys 3-6 % faster from 2^20 to 2^28 on every distribution measured.
 //       Where the level's searches are few (tuning::merge_limits), the rows, each sorted
 //       already, are merged instead: one block a row ranks its samples among its segment's
-//       (block::merge_sorted_row), or blocks rank it among parts of them and sum the ranks
-//       (block::rank_sorted_row), and the row goes to the sort's scratch, which must then be
-//       in the idle buffer.
+//       (block::merge_sorted_row) and the row goes to the sort's scratch, which must then be
+//       in the idle buffer; or, where the segment's rows are many, among its group's rows,
+//       and then each group's run is ranked among the other groups' by binary searches
+//       (thread::items_before) and placed back in the table.
 //  5–6. Each tile block reads its segment's s − 1 global splitters (every m-th sorted sample,
 //       m = the segment's tile count), copies its sorted tile into shared memory where the
 //       device grants the room (the paper's setting), and locates them in it by the halving
@@ -69,6 +70,7 @@
 #include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/device/sort_segments.cuh>
 #include <gpusort/policy.cuh>
+#include <gpusort/thread/merge_path.cuh>
 
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -186,8 +188,10 @@ struct deterministic_sample_tuning {
   // Step 4 merges a segment's sorted sample rows (deterministic_sample_merges_rows) by one
   // block a row where the row's searches (its segment's tiles times s) are at most
   // merge_limits.row_searches; else, where the level's (rows times a row's) are at most
-  // merge_limits.level_searches, by blocks that each rank the row among a part of its segment's rows
-  // (at most merged_row_part_searches), the ranks summed, then placed (two launches more).
+  // merge_limits.level_searches, by one block a row that merges it within its group of rows
+  // (at most merged_row_part_searches), then the groups' runs ranked among each other and
+  // placed (two launches more; run 69, the groups: before it, blocks ranked each row among
+  // every part of its segment, and the ranks were summed).
   // The merge does tiles times more comparisons than the sort, which it beats by being one
   // launch or three against the sort's chain (H200, bench/RESULTS.md runs 61 and 62): one
   // block a row took the first level of 2^16-2^18 and the second of 2^23-2^25 (1.3-16.5 %
@@ -201,6 +205,8 @@ struct deterministic_sample_tuning {
   static constexpr std::int64_t merged_row_part_searches = std::int64_t(1) << 12;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
   static constexpr int merge_rows_threads = 512;
+  // A thread an entry of a row's share (s up to 1024, mostly 64-384).
+  static constexpr int rank_groups_threads = 256;
   static constexpr int locate_threads = 128;
   static constexpr int relocate_threads = 256;
   // Items a relocating thread holds in registers at once: 16 (up to 256 bytes) measured
@@ -499,42 +505,76 @@ __global__ void __launch_bounds__(THREADS)
   block::store_blocked<THREADS>(tile_values, held_values, t.valid, io.values);
 }
 
-// Step 4 by merging: row r's samples go to their places among its segment's, in `merged`
-// (block::merge_sorted_row). Rows launched for the worst case without a tile are not read
-// back (step 6 skips them). With more than one part (gridDim.y), block (r, p) ranks row r
-// among its segment's rows [p · part_rows, (p + 1) · part_rows) only and adds the ranks into
-// part_ranks, zeroed before; deterministic_sample_place_rows_kernel then places the rows.
-// With one part, the block stages part_rows rows at a time.
+// Step 4 by merging: row r's samples go to their places among its group's rows, in `merged`
+// (block::merge_sorted_row), the block staging staged_rows rows at a time. A group is
+// group_rows consecutive rows of a segment (its last may be shorter), or the whole segment
+// where group_rows is not less than its rows; several groups of a segment are then ranked
+// among each other (deterministic_sample_rank_groups_kernel). Rows launched for the worst case
+// without a tile are not read back (step 6 skips them).
 template <int THREADS, class Table, class Compare>
 __global__ void __launch_bounds__(THREADS)
-    deterministic_sample_merge_rows_kernel(Table samples, Table merged, int* part_ranks,
-                                           const std::int64_t* tile_starts,
+    deterministic_sample_merge_rows_kernel(Table samples, Table merged, const std::int64_t* tile_starts,
                                            const std::int64_t* row_segments, int samples_per_row,
-                                           int part_rows, Compare cmp) {
+                                           int group_rows, int staged_rows, Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   using entry = typename Table::entry;
   const std::int64_t row = blockIdx.x;
   const std::int64_t segment = row_segments[row];
   if (segment < 0) return;
   const std::int64_t first_row = tile_starts[segment], end_row = tile_starts[segment + 1];
-  if (gridDim.y == 1) {
-    block::merge_sorted_row<THREADS, entry>(samples, merged, row, first_row, end_row, samples_per_row,
-                                            part_rows, shared_bytes, Table::order(cmp));
-    return;
-  }
-  const std::int64_t first = first_row + static_cast<std::int64_t>(blockIdx.y) * part_rows;
-  if (first >= end_row) return;  // a segment with fewer tiles than the plan's bound
-  const std::int64_t end = first + part_rows < end_row ? first + part_rows : end_row;
-  const int* ranks = block::rank_sorted_row<THREADS, entry>(samples, row, first, end, samples_per_row,
-                                                            part_rows, shared_bytes, Table::order(cmp));
-  for (int j = threadIdx.x; j < samples_per_row; j += THREADS)
-    if (ranks[j] != 0) atomicAdd(&part_ranks[row * samples_per_row + j], ranks[j]);
+  const std::int64_t group_first = first_row + (row - first_row) / group_rows * group_rows;
+  const std::int64_t group_end = group_first + group_rows < end_row ? group_first + group_rows : end_row;
+  block::merge_sorted_row<THREADS, entry>(samples, merged, row, group_first, group_end, samples_per_row,
+                                          staged_rows, shared_bytes, Table::order(cmp));
 }
 
-// Step 4's parted merge, its second launch: each row's samples to their summed ranks.
+// A stretch of a table, indexed from `first`, as thread::items_before reads it.
+template <class Table>
+struct deterministic_sample_table_run {
+  Table table;
+  std::int64_t first;
+  __device__ typename Table::entry operator[](std::int64_t i) const { return table.at(first + i); }
+};
+
+// Step 4's merge of a segment's groups, after each group's rows are merged (its run at
+// grouped[g_first · s, g_end · s), row r's share of it at [r · s, r · s + s)): block (r, p)
+// adds to ranks, zeroed before, how many entries of the segment's group p precede each entry of
+// row r's share: a binary search in p's run, ties to the lower group as within a group to the
+// lower row (the whole segment's order is then the rows' merge); p the share's own group adds
+// the entry's place in that run. Summed, a rank is the entry's place in its segment. Each
+// entry searches once per other group instead of its row merging with every row of the
+// segment (u32 at 2^20: 128 rows of 192 in 7 groups, 128 · 6 · 192 searches of 12 steps, where
+// the rows' merges made 128 · 128 · 384 steps).
+template <int THREADS, class Table, class Compare>
+__global__ void __launch_bounds__(THREADS)
+    deterministic_sample_rank_groups_kernel(Table grouped, int* ranks, const std::int64_t* tile_starts,
+                                            const std::int64_t* row_segments, int samples_per_row,
+                                            int group_rows, Compare cmp) {
+  const std::int64_t row = blockIdx.x;
+  const std::int64_t segment = row_segments[row];
+  if (segment < 0) return;
+  const std::int64_t first_row = tile_starts[segment], end_row = tile_starts[segment + 1];
+  const std::int64_t own = (row - first_row) / group_rows;
+  const std::int64_t other = blockIdx.y;
+  const std::int64_t other_first = first_row + other * group_rows;
+  if (other_first >= end_row) return;  // a segment with fewer groups than the plan's bound
+  const std::int64_t other_end = other_first + group_rows < end_row ? other_first + group_rows : end_row;
+  const deterministic_sample_table_run<Table> run{grouped, other_first * samples_per_row};
+  const std::int64_t run_count = (other_end - other_first) * samples_per_row;
+  for (int j = threadIdx.x; j < samples_per_row; j += THREADS) {
+    const std::int64_t i = row * samples_per_row + j;
+    const std::int64_t before =
+        other == own ? i - other_first * samples_per_row
+                     : thread::items_before(run, run_count, grouped.at(i), other < own, Table::order(cmp));
+    atomicAdd(&ranks[i], static_cast<int>(before));
+  }
+}
+
+// Step 4's last launch where groups were ranked: each row's share of its group's run to its
+// place in the segment.
 template <int THREADS, class Table>
 __global__ void __launch_bounds__(THREADS)
-    deterministic_sample_place_rows_kernel(Table samples, Table merged, const int* part_ranks,
+    deterministic_sample_place_rows_kernel(Table grouped, Table merged, const int* ranks,
                                            const std::int64_t* tile_starts,
                                            const std::int64_t* row_segments, int samples_per_row) {
   const std::int64_t row = blockIdx.x;
@@ -543,7 +583,7 @@ __global__ void __launch_bounds__(THREADS)
   const std::int64_t first = tile_starts[segment] * samples_per_row;
   for (int j = threadIdx.x; j < samples_per_row; j += THREADS) {
     const std::int64_t i = row * samples_per_row + j;
-    merged.set(first + part_ranks[i], samples.at(i));
+    merged.set(first + ranks[i], grouped.at(i));
   }
 }
 
@@ -836,9 +876,10 @@ struct deterministic_sample_setup {
   }
 };
 
-// How step 4 of `level` merges its segments' sorted sample rows: each row ranked among
-// `parts` parts of its segment of up to `part_rows` rows, one block a part, staged at once
-// in at most tuning::merge_rows_shared bytes; parts = 0 where the level sorts its samples.
+// How step 4 of `level` merges its segments' sorted sample rows: in `parts` groups of up to
+// `part_rows` rows a segment, a group staged at once in at most tuning::merge_rows_shared
+// bytes (one group: the whole segment, staged part_rows rows at a time); parts = 0 where the
+// level sorts its samples.
 struct deterministic_sample_merge_shape {
   int part_rows = 0;
   int parts = 0;
@@ -974,6 +1015,8 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     // Step 4: every segment's samples in one sort (positions order the segments), or, where a
     // segment's tiles are few, its sorted rows merged into the sort's scratch, from where
     // step 6 reads them; the scratch is then in the idle buffer, which step 8 writes first.
+    // Where the rows are merged in groups (merge.parts of them), the groups' runs in the
+    // scratch are ranked among each other and placed back in the table, which step 6 reads.
     Table sorted_samples = samples;
     const deterministic_sample_merge_shape merge =
         deterministic_sample_merge_parts<Table, tuning>(plan, level);
@@ -982,17 +1025,25 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
       const std::size_t bytes = block::merge_sorted_rows_bytes<typename Table::entry>(s, merge.part_rows);
       const auto kernel = deterministic_sample_merge_rows_kernel<threads, Table, Compare>;
       if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
-      sorted_samples = Table::in(sample_sort_temp, plan.max_rows * s);
-      // Parts add their ranks into the rank table, which step 6 fills only afterwards.
-      const std::size_t rank_bytes = static_cast<std::size_t>(rows) * s * sizeof(int);
-      if (merge.parts > 1)
-        if (cudaError_t e = cudaMemsetAsync(ranks, 0, rank_bytes, stream)) return e;
-      kernel<<<dim3(grid, static_cast<unsigned>(merge.parts)), threads, bytes, stream>>>(
-          samples, sorted_samples, ranks, tile_starts, row_segments, s, merge.part_rows, cmp);
+      const Table merged = Table::in(sample_sort_temp, plan.max_rows * s);
+      const bool grouped = merge.parts > 1;
+      const int group_rows = grouped ? merge.part_rows : std::numeric_limits<int>::max();
+      kernel<<<grid, threads, bytes, stream>>>(samples, merged, tile_starts, row_segments, s, group_rows,
+                                               merge.part_rows, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
-      if (merge.parts > 1) {
+      if (!grouped) {
+        sorted_samples = merged;
+      } else {
+        // The groups add their ranks into the rank table, which step 6 fills only afterwards.
+        constexpr int rank_threads = tuning::rank_groups_threads;
+        if (cudaError_t e = cudaMemsetAsync(ranks, 0, static_cast<std::size_t>(rows) * s * sizeof(int), stream))
+          return e;
+        deterministic_sample_rank_groups_kernel<rank_threads, Table>
+            <<<dim3(grid, static_cast<unsigned>(merge.parts)), rank_threads, 0, stream>>>(
+                merged, ranks, tile_starts, row_segments, s, group_rows, cmp);
+        if (cudaError_t e = cudaPeekAtLastError()) return e;
         deterministic_sample_place_rows_kernel<threads, Table><<<grid, threads, 0, stream>>>(
-            samples, sorted_samples, ranks, tile_starts, row_segments, s);
+            merged, samples, ranks, tile_starts, row_segments, s);
         if (cudaError_t e = cudaPeekAtLastError()) return e;
       }
     } else if (cudaError_t e = samples.sort(sample_sort_temp, rows * s, cmp, stream)) {

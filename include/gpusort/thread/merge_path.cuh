@@ -1,4 +1,5 @@
-// gpusort/thread/merge_path.cuh — co-rank of a diagonal of the merge matrix.
+// gpusort/thread/merge_path.cuh — co-rank of a diagonal of the merge matrix, and the place
+// of one item in a merge.
 //
 // Satish et al. (merge sort, Step 2) split a large pairwise merge among threads by finding
 // quantiles of the merged output; merge path (Odeh, Green et al., "Merge Path - Parallel
@@ -113,6 +114,25 @@ __host__ __device__ inline std::int64_t merge_path(ItA a, std::int64_t a_count, 
                                                    std::int64_t b_count, std::int64_t diagonal,
                                                    Compare cmp) {
   return merge_path_between(a, a_count, b, b_count, diagonal, 0, diagonal, cmp);
+}
+
+// Where one item lands in a stable merge with a sorted run: how many of run[0, count) precede
+// `item`, the run's items equal to it included where the run comes first in the merge
+// (ties go to it) and excluded where it comes second. One binary search, ceil(log2(count + 1))
+// comparisons.
+template <class It, class T, class Compare>
+__host__ __device__ inline std::int64_t items_before(It run, std::int64_t count, const T& item,
+                                                     bool run_first, Compare cmp) {
+  std::int64_t lo = 0, hi = count;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (run_first ? !cmp(item, run[mid]) : cmp(run[mid], item)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
 }
 
 }  // namespace thread
