@@ -152,10 +152,10 @@ void check_grouped_sample_merge(std::int64_t n, distribution dist) {
   REQUIRE(setup_type::make(default_policy, n, setup) == cudaSuccess);
   REQUIRE(setup.samples_in_other);
   const auto merge =
-      gpusort::detail::deterministic_sample_merge_parts<Table, typename setup_type::tuning>(setup.plan, 0);
-  INFO("n = " << n << ": " << setup.plan.rows[0] << " rows, groups of " << merge.part_rows);
-  REQUIRE(merge.parts > 1);
-  CHECK(setup.plan.rows[0] % merge.part_rows != 0);
+      gpusort::detail::deterministic_sample_merge_groups<Table, typename setup_type::tuning>(setup.plan, 0);
+  INFO("n = " << n << ": " << setup.plan.rows[0] << " rows, groups of " << merge.group_rows);
+  REQUIRE(merge.groups > 1);
+  CHECK(setup.plan.rows[0] % merge.group_rows != 0);
   check_sort<ds_policy, Key, no_value>(default_policy, {dist, n}, gpusort::less{}, false);
 }
 

@@ -1,8 +1,7 @@
 // GPU tests of the sampling and splitter building blocks: block::regular_sample (from
 // global memory and from the shared tile buffer), block::locate_splitters,
-// block::merge_sorted_row and rank_sorted_row (the sorted sample rows merged by ranking,
-// in one block or in parts), the splitter tree loaded into shared memory (find_bucket with
-// and without equality buckets), and
+// block::merge_sorted_row (the sorted sample rows merged by ranking), the splitter tree loaded
+// into shared memory (find_bucket with and without equality buckets), and
 // device::bucket_offsets — each against a plain C++ reference on the host, for u32, u64,
 // float under total_less and a 16-byte lexicographic struct, with two block shapes.
 #include "common/catch.hpp"
@@ -293,22 +292,6 @@ __global__ void merge_sorted_rows_kernel(Key* rows, Key* merged, const std::int6
                                                  staged_rows, shared, cmp);
 }
 
-// Block (r, p) ranks row r among rows [p · part_rows, (p + 1) · part_rows) of its group and
-// adds the ranks into `ranks` (zeroed), as the sort's parted merge does.
-template <int THREADS, class Key, class Compare>
-__global__ void rank_sorted_row_parts_kernel(Key* rows, int* ranks, const std::int64_t* group_first,
-                                             const std::int64_t* group_end, int width, int part_rows,
-                                             Compare cmp) {
-  extern __shared__ __align__(16) unsigned char shared[];
-  const std::int64_t row = blockIdx.x;
-  const std::int64_t first = group_first[row] + static_cast<std::int64_t>(blockIdx.y) * part_rows;
-  if (first >= group_end[row]) return;
-  const std::int64_t end = std::min<std::int64_t>(first + part_rows, group_end[row]);
-  const int* part = gpusort::block::rank_sorted_row<THREADS, Key>(key_rows<Key>{rows}, row, first, end,
-                                                                  width, part_rows, shared, cmp);
-  for (int j = threadIdx.x; j < width; j += THREADS) atomicAdd(&ranks[row * width + j], part[j]);
-}
-
 template <int THREADS, class Key>
 void check_merge_sorted_rows(std::mt19937_64& rng) {
   using Compare = typename order<Key>::type;
@@ -348,27 +331,6 @@ void check_merge_sorted_rows(std::mt19937_64& rng) {
         }
         const auto rows_after = d_rows.to_host();  // the input is left as it was
         REQUIRE(std::memcmp(rows_after.data(), keys.data(), keys.size() * sizeof(Key)) == 0);
-
-        // The same ranks summed over parts of staged_rows rows: each group's ranks a
-        // permutation of its slots that places the rows as the one-block merge does.
-        device_array<int> d_ranks(std::vector<int>(keys.size(), 0));
-        const unsigned parts = (13 + staged_rows - 1) / staged_rows;
-        rank_sorted_row_parts_kernel<THREADS><<<dim3(rows, parts), THREADS, bytes>>>(
-            d_rows.ptr, d_ranks.ptr, d_first.ptr, d_end.ptr, width, staged_rows, cmp);
-        require_launch_ok();
-        const auto ranks = d_ranks.to_host();
-        std::vector<int> placed(keys.size(), 0);
-        for (int r = 0; r < rows; ++r) {
-          for (int j = 0; j < width; ++j) {
-            const std::int64_t rank = ranks[r * width + j];
-            CAPTURE(r, j, rank);
-            REQUIRE(rank >= 0);
-            REQUIRE(rank < (end[r] - first[r]) * width);
-            const std::int64_t slot = first[r] * width + rank;
-            REQUIRE(placed[slot]++ == 0);
-            REQUIRE(same_bits(keys[r * width + j], expected[slot]));
-          }
-        }
       }
     }
   }
@@ -490,7 +452,7 @@ TEMPLATE_TEST_CASE("bucket_offsets scans the tile x bucket table column by colum
   }
 }
 
-TEMPLATE_TEST_CASE("merge_sorted_row and rank_sorted_row's parts place sorted rows at their merged ranks",
+TEMPLATE_TEST_CASE("merge_sorted_row places sorted rows at their merged ranks",
                    "[gpu][splitters][sanitize]", std::uint32_t, std::uint64_t, float, key16) {
   std::mt19937_64 rng(5);
   check_merge_sorted_rows<64, TestType>(rng);

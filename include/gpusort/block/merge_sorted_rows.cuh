@@ -18,9 +18,9 @@
 // bytes at `shared`, 16-byte aligned. Every thread of the block calls.
 // Cost: the row merged with each of the group's rows in shared memory (2 · width steps, cut
 // into pieces of merge_piece steps, one a thread, each found by a merge-path search of
-// log2(width) steps); the group's rows read once. Where a group's merges are too many for one
-// block, rank_sorted_row splits them: blocks rank the row among parts of the group, their
-// sums place it.
+// log2(width) steps); the group's rows read once. A group too large for one block's merges is
+// better cut into smaller groups whose runs are then ranked among each other by
+// thread::items_before, as the deterministic sample sort does.
 #pragma once
 
 #include <gpusort/thread/merge_path.cuh>
@@ -31,39 +31,33 @@
 namespace gpusort {
 namespace block {
 
-// Steps of the merge of two rows a thread takes (rank_sorted_row). The lanes of a warp take
-// consecutive pieces of one merge, so their reads and rank counts lie about a half piece
-// apart: an odd piece spreads them over the banks. 9 measured best of 7, 8, 9, 11, 13, 16
-// and 32 (H200, bench/RESULTS.md run 64: step 4 of u32 at 2^20, 7 parts of 19 rows of 192,
-// 35.6 µs by binary searches, 26.8 by pieces of 9, 30.6 of 8, whose shared loads ncu found
-// in 4.7-way bank conflicts; whole sorts 3-7 % faster where step 4 merges).
+// Steps of the merge of two rows a thread takes. The lanes of a warp take consecutive pieces
+// of one merge, so their reads and rank counts lie about a half piece apart: an odd piece
+// spreads them over the banks. 9 measured best of 7, 8, 9, 11, 13, 16 and 32 (H200,
+// bench/RESULTS.md run 64: step 4 of u32 at 2^20, 7 parts of 19 rows of 192, 35.6 µs by
+// binary searches, 26.8 by pieces of 9, 30.6 of 8, whose shared loads ncu found in 4.7-way
+// bank conflicts; whole sorts 3-7 % faster where step 4 merges).
 constexpr int merge_piece = 9;
 
-// Shared memory of merge_sorted_row and rank_sorted_row: the block's own row, the staged rows,
-// then a rank per entry.
+// Shared memory of merge_sorted_row: the block's own row, the staged rows, then a rank per
+// entry.
 template <class Entry>
 constexpr std::size_t merge_sorted_rows_bytes(int width, int staged_rows) {
   return (static_cast<std::size_t>(1 + staged_rows) * width * sizeof(Entry) + 15) / 16 * 16 +
          static_cast<std::size_t>(width) * sizeof(int);
 }
 
-// Ranks row `row`'s entries among rows [first_row, end_row), a part of its group or all of
-// it: leaves in shared memory, at the returned address, ranks[j] = the entries of those rows
-// before entry j (j itself where `row` is among them). Summed over parts that cover the
-// group, they are what merge_sorted_row places by; a part's block stages and searches only
-// its rows, so parts spread a large group's searches over more blocks.
-template <int THREADS, class Entry, class In, class Order>
-__device__ const int* rank_sorted_row(const In& in, std::int64_t row, std::int64_t first_row,
-                                      std::int64_t end_row, int width, int staged_rows,
-                                      unsigned char* shared, Order order) {
+template <int THREADS, class Entry, class In, class Out, class Order>
+__device__ void merge_sorted_row(const In& in, const Out& out, std::int64_t row, std::int64_t first_row,
+                                 std::int64_t end_row, int width, int staged_rows, unsigned char* shared,
+                                 Order order) {
   Entry* own = reinterpret_cast<Entry*>(shared);
   Entry* staged = own + width;
   int* ranks = reinterpret_cast<int*>(
       shared + (static_cast<std::size_t>(1 + staged_rows) * width * sizeof(Entry) + 15) / 16 * 16);
-  const bool own_row_among = first_row <= row && row < end_row;
   for (int j = threadIdx.x; j < width; j += THREADS) {
     own[j] = in.at(row * width + j);
-    ranks[j] = own_row_among ? j : 0;
+    ranks[j] = j;
   }
   const int pieces = (2 * width + merge_piece - 1) / merge_piece;
   for (std::int64_t first = first_row; first < end_row; first += staged_rows) {
@@ -103,17 +97,6 @@ __device__ const int* rank_sorted_row(const In& in, std::int64_t row, std::int64
     }
   }
   __syncthreads();
-  return ranks;
-}
-
-// The whole group's ranks in one block, then row `row`'s entries written to their places.
-template <int THREADS, class Entry, class In, class Out, class Order>
-__device__ void merge_sorted_row(const In& in, const Out& out, std::int64_t row, std::int64_t first_row,
-                                 std::int64_t end_row, int width, int staged_rows, unsigned char* shared,
-                                 Order order) {
-  const int* ranks =
-      rank_sorted_row<THREADS, Entry>(in, row, first_row, end_row, width, staged_rows, shared, order);
-  const Entry* own = reinterpret_cast<const Entry*>(shared);
   for (int j = threadIdx.x; j < width; j += THREADS) out.set(first_row * width + ranks[j], own[j]);
 }
 

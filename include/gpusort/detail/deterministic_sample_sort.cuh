@@ -189,9 +189,9 @@ struct deterministic_sample_tuning {
   // block a row where the row's searches (its segment's tiles times s) are at most
   // merge_limits.row_searches; else, where the level's (rows times a row's) are at most
   // merge_limits.level_searches, by one block a row that merges it within its group of rows
-  // (at most merged_row_part_searches), then the groups' runs ranked among each other and
-  // placed (two launches more; run 69, the groups: before it, blocks ranked each row among
-  // every part of its segment, and the ranks were summed).
+  // (at most merged_row_group_searches), then a launch that ranks the groups' runs among each
+  // other and places them (run 69, the groups: before it, blocks ranked each row among every
+  // part of its segment, and the ranks were summed).
   // The merge does tiles times more comparisons than the sort, which it beats by being one
   // launch or three against the sort's chain (H200, bench/RESULTS.md runs 61 and 62): one
   // block a row took the first level of 2^16-2^18 and the second of 2^23-2^25 (1.3-16.5 %
@@ -202,11 +202,11 @@ struct deterministic_sample_tuning {
   // of 35M (the second level of 2^25-2^26) they made whole sorts 2-11 % slower.
   static constexpr deterministic_sample_merge_limits merge_limits{std::int64_t(1) << 13,
                                                                   std::int64_t(3) << 20};
-  static constexpr std::int64_t merged_row_part_searches = std::int64_t(1) << 12;
+  static constexpr std::int64_t merged_row_group_searches = std::int64_t(1) << 12;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
   static constexpr int merge_rows_threads = 512;
-  // A thread an entry of a row's share (s up to 1024, mostly 64-384).
-  static constexpr int rank_groups_threads = 256;
+  // A block a row, a thread a search of another group's run (u32 at 2^20: 6 · 192 of them).
+  static constexpr int merge_groups_threads = 512;
   static constexpr int locate_threads = 128;
   static constexpr int relocate_threads = 256;
   // Items a relocating thread holds in registers at once: 16 (up to 256 bytes) measured
@@ -509,7 +509,7 @@ __global__ void __launch_bounds__(THREADS)
 // (block::merge_sorted_row), the block staging staged_rows rows at a time. A group is
 // group_rows consecutive rows of a segment (its last may be shorter), or the whole segment
 // where group_rows is not less than its rows; several groups of a segment are then ranked
-// among each other (deterministic_sample_rank_groups_kernel). Rows launched for the worst case
+// among each other (deterministic_sample_merge_groups_kernel). Rows launched for the worst case
 // without a tile are not read back (step 6 skips them).
 template <int THREADS, class Table, class Compare>
 __global__ void __launch_bounds__(THREADS)
@@ -537,54 +537,46 @@ struct deterministic_sample_table_run {
 };
 
 // Step 4's merge of a segment's groups, after each group's rows are merged (its run at
-// grouped[g_first · s, g_end · s), row r's share of it at [r · s, r · s + s)): block (r, p)
-// adds to ranks, zeroed before, how many entries of the segment's group p precede each entry of
-// row r's share: a binary search in p's run, ties to the lower group as within a group to the
-// lower row (the whole segment's order is then the rows' merge); p the share's own group adds
-// the entry's place in that run. Summed, a rank is the entry's place in its segment. Each
-// entry searches once per other group instead of its row merging with every row of the
-// segment (u32 at 2^20: 128 rows of 192 in 7 groups, 128 · 6 · 192 searches of 12 steps, where
-// the rows' merges made 128 · 128 · 384 steps).
+// grouped[g_first · s, g_end · s), row r's share of it at [r · s, r · s + s)): block r finds
+// each entry of row r's share its place in the segment, its place in its own group's run plus
+// how many entries of every other group's run precede it (a binary search each, ties to the
+// lower group as within a group to the lower row: the whole segment's order is then the rows'
+// merge), and writes it there. Each entry searches once per other group instead of its row
+// merging with every row of the segment (u32 at 2^20: 128 rows of 192 in 7 groups, 128 · 6 ·
+// 192 searches of 12 steps, where the rows' merges made 128 · 128 · 384 steps). The block sums
+// in shared memory, so one launch ranks and places (run 69 summed in a zeroed global table and
+// placed in a launch of its own).
 template <int THREADS, class Table, class Compare>
 __global__ void __launch_bounds__(THREADS)
-    deterministic_sample_rank_groups_kernel(Table grouped, int* ranks, const std::int64_t* tile_starts,
-                                            const std::int64_t* row_segments, int samples_per_row,
-                                            int group_rows, Compare cmp) {
+    deterministic_sample_merge_groups_kernel(Table grouped, Table merged, const std::int64_t* tile_starts,
+                                             const std::int64_t* row_segments, int samples_per_row,
+                                             int group_rows, Compare cmp) {
+  extern __shared__ int segment_ranks[];  // samples_per_row of them
   const std::int64_t row = blockIdx.x;
   const std::int64_t segment = row_segments[row];
   if (segment < 0) return;
   const std::int64_t first_row = tile_starts[segment], end_row = tile_starts[segment + 1];
   const std::int64_t own = (row - first_row) / group_rows;
-  const std::int64_t other = blockIdx.y;
-  const std::int64_t other_first = first_row + other * group_rows;
-  if (other_first >= end_row) return;  // a segment with fewer groups than the plan's bound
-  const std::int64_t other_end = other_first + group_rows < end_row ? other_first + group_rows : end_row;
-  const deterministic_sample_table_run<Table> run{grouped, other_first * samples_per_row};
-  const std::int64_t run_count = (other_end - other_first) * samples_per_row;
-  for (int j = threadIdx.x; j < samples_per_row; j += THREADS) {
-    const std::int64_t i = row * samples_per_row + j;
-    const std::int64_t before =
-        other == own ? i - other_first * samples_per_row
-                     : thread::items_before(run, run_count, grouped.at(i), other < own, Table::order(cmp));
-    atomicAdd(&ranks[i], static_cast<int>(before));
+  const std::int64_t share = (row - first_row - own * group_rows) * samples_per_row;
+  for (int j = threadIdx.x; j < samples_per_row; j += THREADS) segment_ranks[j] = static_cast<int>(share + j);
+  __syncthreads();
+  // A search of group g's run for entry j: task g · s + j, so a warp's lanes search one run.
+  const std::int64_t groups = ceil_div(end_row - first_row, group_rows);
+  for (std::int64_t task = threadIdx.x; task < groups * samples_per_row; task += THREADS) {
+    const std::int64_t other = task / samples_per_row;
+    if (other == own) continue;
+    const int j = static_cast<int>(task - other * samples_per_row);
+    const std::int64_t other_first = first_row + other * group_rows;
+    const std::int64_t other_end = other_first + group_rows < end_row ? other_first + group_rows : end_row;
+    const deterministic_sample_table_run<Table> run{grouped, other_first * samples_per_row};
+    const std::int64_t before = thread::items_before(run, (other_end - other_first) * samples_per_row,
+                                                     grouped.at(row * samples_per_row + j), other < own,
+                                                     Table::order(cmp));
+    atomicAdd(&segment_ranks[j], static_cast<int>(before));
   }
-}
-
-// Step 4's last launch where groups were ranked: each row's share of its group's run to its
-// place in the segment.
-template <int THREADS, class Table>
-__global__ void __launch_bounds__(THREADS)
-    deterministic_sample_place_rows_kernel(Table grouped, Table merged, const int* ranks,
-                                           const std::int64_t* tile_starts,
-                                           const std::int64_t* row_segments, int samples_per_row) {
-  const std::int64_t row = blockIdx.x;
-  const std::int64_t segment = row_segments[row];
-  if (segment < 0) return;
-  const std::int64_t first = tile_starts[segment] * samples_per_row;
-  for (int j = threadIdx.x; j < samples_per_row; j += THREADS) {
-    const std::int64_t i = row * samples_per_row + j;
-    merged.set(first + ranks[i], grouped.at(i));
-  }
+  __syncthreads();
+  for (int j = threadIdx.x; j < samples_per_row; j += THREADS)
+    merged.set(first_row * samples_per_row + segment_ranks[j], grouped.at(row * samples_per_row + j));
 }
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
@@ -876,18 +868,18 @@ struct deterministic_sample_setup {
   }
 };
 
-// How step 4 of `level` merges its segments' sorted sample rows: in `parts` groups of up to
-// `part_rows` rows a segment, a group staged at once in at most tuning::merge_rows_shared
-// bytes (one group: the whole segment, staged part_rows rows at a time); parts = 0 where the
+// How step 4 of `level` merges its segments' sorted sample rows: in `groups` groups of up to
+// `group_rows` rows a segment, a group staged at once in at most tuning::merge_rows_shared
+// bytes (one group: the whole segment, staged group_rows rows at a time); groups = 0 where the
 // level sorts its samples.
 struct deterministic_sample_merge_shape {
-  int part_rows = 0;
-  int parts = 0;
+  int group_rows = 0;
+  int groups = 0;
 };
 
 template <class Table, class Tuning>
-deterministic_sample_merge_shape deterministic_sample_merge_parts(const deterministic_sample_plan& plan,
-                                                                  int level) {
+deterministic_sample_merge_shape deterministic_sample_merge_groups(const deterministic_sample_plan& plan,
+                                                                   int level) {
   if (!deterministic_sample_merges_rows(plan, level, Tuning::merge_limits))
     return {};
   const int s = static_cast<int>(plan.samples);
@@ -899,9 +891,9 @@ deterministic_sample_merge_shape deterministic_sample_merge_parts(const determin
   if (deterministic_sample_row_searches(plan, level) <= Tuning::merge_limits.row_searches)
     return {static_cast<int>(std::min(fitting, tiles)), 1};  // staged in turns where need be
   const std::int64_t most_rows =
-      std::min(fitting, std::max<std::int64_t>(1, Tuning::merged_row_part_searches / s));
-  const std::int64_t parts = ceil_div(tiles, most_rows);
-  return {static_cast<int>(ceil_div(tiles, parts)), static_cast<int>(parts)};  // parts even
+      std::min(fitting, std::max<std::int64_t>(1, Tuning::merged_row_group_searches / s));
+  const std::int64_t groups = ceil_div(tiles, most_rows);
+  return {static_cast<int>(ceil_div(tiles, groups)), static_cast<int>(groups)};  // groups even
 }
 
 // Steps 1–3 of a level: `rows` table rows over `segments` segments; short_tiles: whether a
@@ -1015,35 +1007,29 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     // Step 4: every segment's samples in one sort (positions order the segments), or, where a
     // segment's tiles are few, its sorted rows merged into the sort's scratch, from where
     // step 6 reads them; the scratch is then in the idle buffer, which step 8 writes first.
-    // Where the rows are merged in groups (merge.parts of them), the groups' runs in the
+    // Where the rows are merged in groups (merge.groups of them), the groups' runs in the
     // scratch are ranked among each other and placed back in the table, which step 6 reads.
     Table sorted_samples = samples;
     const deterministic_sample_merge_shape merge =
-        deterministic_sample_merge_parts<Table, tuning>(plan, level);
-    if (setup.samples_in_other && merge.parts > 0) {
+        deterministic_sample_merge_groups<Table, tuning>(plan, level);
+    if (setup.samples_in_other && merge.groups > 0) {
       constexpr int threads = tuning::merge_rows_threads;
-      const std::size_t bytes = block::merge_sorted_rows_bytes<typename Table::entry>(s, merge.part_rows);
+      const std::size_t bytes = block::merge_sorted_rows_bytes<typename Table::entry>(s, merge.group_rows);
       const auto kernel = deterministic_sample_merge_rows_kernel<threads, Table, Compare>;
       if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
       const Table merged = Table::in(sample_sort_temp, plan.max_rows * s);
-      const bool grouped = merge.parts > 1;
-      const int group_rows = grouped ? merge.part_rows : std::numeric_limits<int>::max();
+      const bool grouped = merge.groups > 1;
+      const int group_rows = grouped ? merge.group_rows : std::numeric_limits<int>::max();
       kernel<<<grid, threads, bytes, stream>>>(samples, merged, tile_starts, row_segments, s, group_rows,
-                                               merge.part_rows, cmp);
+                                               merge.group_rows, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
       if (!grouped) {
         sorted_samples = merged;
       } else {
-        // The groups add their ranks into the rank table, which step 6 fills only afterwards.
-        constexpr int rank_threads = tuning::rank_groups_threads;
-        if (cudaError_t e = cudaMemsetAsync(ranks, 0, static_cast<std::size_t>(rows) * s * sizeof(int), stream))
-          return e;
-        deterministic_sample_rank_groups_kernel<rank_threads, Table>
-            <<<dim3(grid, static_cast<unsigned>(merge.parts)), rank_threads, 0, stream>>>(
-                merged, ranks, tile_starts, row_segments, s, group_rows, cmp);
-        if (cudaError_t e = cudaPeekAtLastError()) return e;
-        deterministic_sample_place_rows_kernel<threads, Table><<<grid, threads, 0, stream>>>(
-            merged, samples, ranks, tile_starts, row_segments, s);
+        constexpr int group_threads = tuning::merge_groups_threads;
+        deterministic_sample_merge_groups_kernel<group_threads, Table>
+            <<<grid, group_threads, static_cast<std::size_t>(s) * sizeof(int), stream>>>(
+                merged, samples, tile_starts, row_segments, s, group_rows, cmp);
         if (cudaError_t e = cudaPeekAtLastError()) return e;
       }
     } else if (cudaError_t e = samples.sort(sample_sort_temp, rows * s, cmp, stream)) {
