@@ -138,33 +138,25 @@ TEST_CASE("deterministic_sample: 8-byte integer keys, whose samples sort as pair
 }
 
 // Where a level's sample rows are many (u32 keys near 2^20, u64 near 2^18), step 4 merges them
-// in groups, then ranks the groups' runs among each other through an index of every
-// index_stride-th entry; these sizes end in a shorter group, and s = 90 makes runs that end
-// between two index entries. The plan is checked to take that form, so that the sorts go
-// through it.
+// in groups, then ranks the groups' runs among each other; these sizes end in a shorter group.
+// The plan is checked to take that form, so that the sorts go through it.
 using u32_sample_table = gpusort::detail::deterministic_sample_table<
     gpusort::detail::deterministic_sample_setup<std::uint32_t, no_value>::narrow_codec<gpusort::less>,
     std::uint32_t, gpusort::less>;
 using u64_sample_table = gpusort::detail::deterministic_sample_pair_table<std::uint64_t, gpusort::less>;
 
 template <class Key, class Table>
-void check_grouped_sample_merge(std::int64_t n, distribution dist, const ds_policy& policy = default_policy) {
+void check_grouped_sample_merge(std::int64_t n, distribution dist) {
   using setup_type = gpusort::detail::deterministic_sample_setup<Key, no_value>;
   setup_type setup;
-  REQUIRE(setup_type::make(policy, n, setup) == cudaSuccess);
+  REQUIRE(setup_type::make(default_policy, n, setup) == cudaSuccess);
   REQUIRE(setup.samples_in_other);
   const auto merge =
       gpusort::detail::deterministic_sample_merge_groups<Table, typename setup_type::tuning>(setup.plan, 0);
-  const std::int64_t s = setup.plan.samples;
-  INFO("n = " << n << ", s = " << s << ": " << setup.plan.rows[0] << " rows, groups of " << merge.group_rows
-              << ", index stride " << merge.index_stride);
+  INFO("n = " << n << ": " << setup.plan.rows[0] << " rows, groups of " << merge.group_rows);
   REQUIRE(merge.groups > 1);
   CHECK(setup.plan.rows[0] % merge.group_rows != 0);
-  if (policy.samples_per_tile != 0) {
-    CHECK(merge.group_rows * s % merge.index_stride != 0);
-    CHECK(setup.plan.rows[0] % merge.group_rows * s % merge.index_stride != 0);
-  }
-  check_sort<ds_policy, Key, no_value>(policy, {dist, n}, gpusort::less{}, false);
+  check_sort<ds_policy, Key, no_value>(default_policy, {dist, n}, gpusort::less{}, false);
 }
 
 TEST_CASE("deterministic_sample: step 4 merges many sample rows in groups, then the groups",
@@ -172,15 +164,12 @@ TEST_CASE("deterministic_sample: step 4 merges many sample rows in groups, then 
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
   check_grouped_sample_merge<std::uint32_t, u32_sample_table>(std::int64_t(1) << 20, dist);
   check_grouped_sample_merge<std::uint32_t, u32_sample_table>(999983, dist);
-  check_grouped_sample_merge<std::uint32_t, u32_sample_table>(std::int64_t(1) << 20, dist, ds_policy{90, 0});
   check_grouped_sample_merge<std::uint64_t, u64_sample_table>(262145, dist);
 }
 
 TEST_CASE("deterministic_sample: the grouped sample merge under the sanitizers",
           "[deterministic_sample][sanitize]") {
   check_grouped_sample_merge<std::uint64_t, u64_sample_table>(262145, distribution::uniform);
-  check_grouped_sample_merge<std::uint32_t, u32_sample_table>(std::int64_t(1) << 20, distribution::uniform,
-                                                              ds_policy{90, 0});
 }
 
 TEST_CASE("deterministic_sample: pairs on every distribution", "[deterministic_sample]") {

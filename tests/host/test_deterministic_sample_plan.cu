@@ -185,12 +185,11 @@ TEST_CASE("a level merges its sorted sample rows only where its searches are few
 }
 
 // Where step 4 merges a level's rows in several groups: the groups cover a segment's rows, none
-// empty, each within what the merge stages; the ranking block's index is the tuned stride times
-// the least power of two that fits its shared memory. Returns the largest stride taken.
+// empty, each within what the merge stages.
 template <class Table, class Tuning>
-int check_merge_groups(std::int64_t tile) {
+void check_merge_groups(std::int64_t tile) {
   namespace d = gpusort::detail;
-  int grouped_levels = 0, largest_stride = 0;
+  int grouped_levels = 0;
   for (std::int64_t n : {std::int64_t(1) << 18, std::int64_t(3) << 18, std::int64_t(999983), std::int64_t(1) << 20,
                          std::int64_t(1) << 21, std::int64_t(1) << 22}) {
     for (int s : {32, 64, 90, 96, 128, 192, 256, 384, 1024}) {
@@ -200,48 +199,24 @@ int check_merge_groups(std::int64_t tile) {
         const auto merge = d::deterministic_sample_merge_groups<Table, Tuning>(plan, level);
         if (merge.groups < 2) continue;
         ++grouped_levels;
-        CAPTURE(n, s, level, merge.groups, merge.group_rows, merge.index_stride);
+        CAPTURE(n, s, level, merge.groups, merge.group_rows);
         const std::int64_t tiles = (plan.bound[level] + tile - 1) / tile;
         CHECK(std::int64_t{merge.groups} * merge.group_rows >= tiles);
         CHECK(std::int64_t{merge.groups - 1} * merge.group_rows < tiles);
         CHECK(std::int64_t{merge.group_rows} * s <= std::max<std::int64_t>(s, Tuning::merged_row_group_searches));
         CHECK(gpusort::block::merge_sorted_rows_bytes<typename Table::entry>(s, merge.group_rows) <=
               Tuning::merge_rows_shared);
-        const auto bytes = [&](int stride) {
-          return d::deterministic_sample_merge_groups_bytes<typename Table::entry>(s, merge.group_rows, merge.groups,
-                                                                                  stride);
-        };
-        CHECK(bytes(merge.index_stride) <= Tuning::merge_groups_shared);
-        int stride = Tuning::merge_groups_index_stride;
-        while (stride < merge.index_stride) stride *= 2;
-        CHECK(stride == merge.index_stride);
-        if (merge.index_stride > Tuning::merge_groups_index_stride)
-          CHECK(bytes(merge.index_stride / 2) > Tuning::merge_groups_shared);
-        largest_stride = std::max(largest_stride, merge.index_stride);
       }
     }
   }
   CHECK(grouped_levels > 0);
-  return largest_stride;
 }
 
-// The tuning with a ranking block of little shared memory, so that the index stride grows. The
-// stride grows until the index fits beside a rank per sample, so the budget must hold those
-// ranks (the tuned one: see below).
-template <class Tuning>
-struct small_index_tuning : Tuning {
-  static constexpr std::size_t merge_groups_shared = 8 * 1024;
-};
-
-TEST_CASE("step 4's groups cover a segment's rows and their index fits the ranking block",
-          "[deterministic_sample]") {
+TEST_CASE("step 4's groups cover a segment's rows", "[deterministic_sample]") {
   namespace d = gpusort::detail;
   using u32_setup = d::deterministic_sample_setup<std::uint32_t, d::no_value>;
   using u32_table = d::deterministic_sample_table<u32_setup::narrow_codec<gpusort::less>, std::uint32_t, gpusort::less>;
-  CHECK(u32_setup::tuning::merge_groups_shared > u32_setup::tuning::max_samples * sizeof(int) + 16);
-  CHECK(check_merge_groups<u32_table, u32_setup::tuning>(8192) == u32_setup::tuning::merge_groups_index_stride);
-  CHECK(check_merge_groups<u32_table, small_index_tuning<u32_setup::tuning>>(8192) >
-        u32_setup::tuning::merge_groups_index_stride);
+  check_merge_groups<u32_table, u32_setup::tuning>(8192);
   using u64_setup = d::deterministic_sample_setup<std::uint64_t, d::no_value>;
   using u64_table = d::deterministic_sample_table<u64_setup::narrow_codec<gpusort::less>, std::uint64_t, gpusort::less>;
   check_merge_groups<u64_table, u64_setup::tuning>(4096);
@@ -250,12 +225,11 @@ TEST_CASE("step 4's groups cover a segment's rows and their index fits the ranki
   using key16_setup = d::deterministic_sample_setup<key16, d::no_value>;
   check_merge_groups<d::deterministic_sample_table<key16_setup::narrow_codec<key16_less>, key16, key16_less>,
                      key16_setup::tuning>(4096);
-  // u32 at 2^20, the tuned s: 7 groups of 19 rows (the last 14), searched through every 32nd entry.
+  // u32 at 2^20, the tuned s: 7 groups of 19 rows (the last 14).
   const auto merge = d::deterministic_sample_merge_groups<u32_table, u32_setup::tuning>(
       deterministic_sample_plan(std::int64_t(1) << 20, 8192, 192, 16384), 0);
   CHECK(merge.groups == 7);
   CHECK(merge.group_rows == 19);
-  CHECK(merge.index_stride == 32);
 }
 
 TEST_CASE("a level that cannot shrink its segments is refused", "[deterministic_sample]") {

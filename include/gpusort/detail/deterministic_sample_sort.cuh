@@ -205,11 +205,8 @@ struct deterministic_sample_tuning {
   static constexpr std::int64_t merged_row_group_searches = std::int64_t(1) << 12;
   static constexpr std::size_t merge_rows_shared = 96 * 1024;
   static constexpr int merge_rows_threads = 512;
-  // A block a row, a thread a search of another group's run (u32 at 2^20: 6 · 192 of them),
-  // each ending in a window of at most merge_groups_index_stride entries in global memory.
+  // A block a row, a thread a search of another group's run (u32 at 2^20: 6 · 192 of them).
   static constexpr int merge_groups_threads = 512;
-  static constexpr int merge_groups_index_stride = 32;
-  static constexpr std::size_t merge_groups_shared = 44 * 1024;
   static constexpr int locate_threads = 128;
   static constexpr int relocate_threads = 256;
   // Items a relocating thread holds in registers at once: 16 (up to 256 bytes) measured
@@ -539,74 +536,47 @@ struct deterministic_sample_table_run {
   __device__ typename Table::entry operator[](std::int64_t i) const { return table.at(first + i); }
 };
 
-// Shared memory of deterministic_sample_merge_groups_kernel: a rank per entry of a row, then
-// the index of the segment's group runs (every index_stride-th entry of each, `groups` runs of
-// at most group_rows rows).
-template <class Entry>
-std::size_t deterministic_sample_merge_groups_bytes(int samples_per_row, int group_rows, int groups,
-                                                    int index_stride) {
-  const std::size_t ranks = (static_cast<std::size_t>(samples_per_row) * sizeof(int) + 15) / 16 * 16;
-  return ranks + static_cast<std::size_t>(groups) *
-                     (static_cast<std::size_t>(group_rows) * samples_per_row / index_stride) * sizeof(Entry);
-}
-
 // Step 4's merge of a segment's groups, after each group's rows are merged (its run at
 // grouped[g_first · s, g_end · s), row r's share of it at [r · s, r · s + s)): block r finds
 // each entry of row r's share its place in the segment, its place in its own group's run plus
-// how many entries of every other group's run precede it (a search each, ties to the lower
-// group as within a group to the lower row: the whole segment's order is then the rows'
+// how many entries of every other group's run precede it (a binary search each, ties to the
+// lower group as within a group to the lower row: the whole segment's order is then the rows'
 // merge), and writes it there. Each entry searches once per other group instead of its row
 // merging with every row of the segment (u32 at 2^20: 128 rows of 192 in 7 groups, 128 · 6 ·
-// 192 searches, where the rows' merges made 128 · 128 · 384 steps). The block sums in shared
-// memory, so one launch ranks and places (run 69 summed in a zeroed global table and placed in
-// a launch of its own). A search is a chain of dependent loads, so it starts in the block's
-// shared index of the runs (every index_stride-th entry) and ends in the window that finds in
-// global memory (thread::items_before_indexed): log2(index_stride) loads, not log2 of the
-// run's length.
+// 192 searches of 12 steps, where the rows' merges made 128 · 128 · 384 steps). The block sums
+// in shared memory, so one launch ranks and places (run 69 summed in a zeroed global table and
+// placed in a launch of its own).
 template <int THREADS, class Table, class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_merge_groups_kernel(Table grouped, Table merged, const std::int64_t* tile_starts,
                                              const std::int64_t* row_segments, int samples_per_row,
-                                             int group_rows, int index_stride, Compare cmp) {
-  using entry = typename Table::entry;
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  int* segment_ranks = reinterpret_cast<int*>(shared_bytes);
-  entry* index = reinterpret_cast<entry*>(
-      shared_bytes + (static_cast<std::size_t>(samples_per_row) * sizeof(int) + 15) / 16 * 16);
+                                             int group_rows, Compare cmp) {
+  extern __shared__ int segment_ranks[];  // samples_per_row of them
   const std::int64_t row = blockIdx.x;
   const std::int64_t segment = row_segments[row];
   if (segment < 0) return;
   const std::int64_t first_row = tile_starts[segment], end_row = tile_starts[segment + 1];
   const std::int64_t own = (row - first_row) / group_rows;
-  const std::int64_t groups = ceil_div(end_row - first_row, group_rows);
-  const std::int64_t group_samples = std::int64_t{group_rows} * samples_per_row;
-  const std::int64_t run_index = group_samples / index_stride;  // index entries of a whole group
-  const std::int64_t last_samples = (end_row - first_row) * samples_per_row - (groups - 1) * group_samples;
-  const auto run_samples = [&](std::int64_t g) { return g + 1 < groups ? group_samples : last_samples; };
   const std::int64_t share = (row - first_row - own * group_rows) * samples_per_row;
   for (int j = threadIdx.x; j < samples_per_row; j += THREADS) segment_ranks[j] = static_cast<int>(share + j);
-  const std::int64_t segment_first = first_row * samples_per_row;
-  for (std::int64_t k = threadIdx.x; k < groups * run_index; k += THREADS) {
-    const std::int64_t g = k / run_index;
-    const std::int64_t in_run = (k - g * run_index + 1) * index_stride - 1;
-    if (g != own && in_run < run_samples(g)) index[k] = grouped.at(segment_first + g * group_samples + in_run);
-  }
   __syncthreads();
   // A search of group g's run for entry j: task g · s + j, so a warp's lanes search one run.
-  const auto order = Table::order(cmp);
+  const std::int64_t groups = ceil_div(end_row - first_row, group_rows);
   for (std::int64_t task = threadIdx.x; task < groups * samples_per_row; task += THREADS) {
     const std::int64_t other = task / samples_per_row;
     if (other == own) continue;
     const int j = static_cast<int>(task - other * samples_per_row);
-    const entry item = grouped.at(row * samples_per_row + j);
-    const deterministic_sample_table_run<Table> run{grouped, segment_first + other * group_samples};
-    const std::int64_t before = thread::items_before_indexed(index + other * run_index, index_stride, run,
-                                                             run_samples(other), item, other < own, order);
+    const std::int64_t other_first = first_row + other * group_rows;
+    const std::int64_t other_end = other_first + group_rows < end_row ? other_first + group_rows : end_row;
+    const deterministic_sample_table_run<Table> run{grouped, other_first * samples_per_row};
+    const std::int64_t before = thread::items_before(run, (other_end - other_first) * samples_per_row,
+                                                     grouped.at(row * samples_per_row + j), other < own,
+                                                     Table::order(cmp));
     atomicAdd(&segment_ranks[j], static_cast<int>(before));
   }
   __syncthreads();
   for (int j = threadIdx.x; j < samples_per_row; j += THREADS)
-    merged.set(segment_first + segment_ranks[j], grouped.at(row * samples_per_row + j));
+    merged.set(first_row * samples_per_row + segment_ranks[j], grouped.at(row * samples_per_row + j));
 }
 
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
@@ -901,13 +871,10 @@ struct deterministic_sample_setup {
 // How step 4 of `level` merges its segments' sorted sample rows: in `groups` groups of up to
 // `group_rows` rows a segment, a group staged at once in at most tuning::merge_rows_shared
 // bytes (one group: the whole segment, staged group_rows rows at a time); groups = 0 where the
-// level sorts its samples. Several groups are then ranked among each other through an index
-// of every index_stride-th entry of their runs, in at most tuning::merge_groups_shared
-// bytes.
+// level sorts its samples.
 struct deterministic_sample_merge_shape {
   int group_rows = 0;
   int groups = 0;
-  int index_stride = 0;
 };
 
 template <class Table, class Tuning>
@@ -926,14 +893,7 @@ deterministic_sample_merge_shape deterministic_sample_merge_groups(const determi
   const std::int64_t most_rows =
       std::min(fitting, std::max<std::int64_t>(1, Tuning::merged_row_group_searches / s));
   const std::int64_t groups = ceil_div(tiles, most_rows);
-  const int group_rows = static_cast<int>(ceil_div(tiles, groups));  // groups even
-  int stride = Tuning::merge_groups_index_stride;
-  const auto bytes = [&](int stride) {
-    return deterministic_sample_merge_groups_bytes<typename Table::entry>(s, group_rows, static_cast<int>(groups),
-                                                                          stride);
-  };
-  while (bytes(stride) > Tuning::merge_groups_shared) stride *= 2;
-  return {group_rows, static_cast<int>(groups), stride};
+  return {static_cast<int>(ceil_div(tiles, groups)), static_cast<int>(groups)};  // groups even
 }
 
 // Steps 1–3 of a level: `rows` table rows over `segments` segments; short_tiles: whether a
@@ -1067,12 +1027,9 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
         sorted_samples = merged;
       } else {
         constexpr int group_threads = tuning::merge_groups_threads;
-        const auto group_kernel = deterministic_sample_merge_groups_kernel<group_threads, Table, Compare>;
-        const std::size_t group_bytes = deterministic_sample_merge_groups_bytes<typename Table::entry>(
-            s, merge.group_rows, merge.groups, merge.index_stride);
-        if (cudaError_t e = allow_dynamic_shared(group_kernel, group_bytes)) return e;
-        group_kernel<<<grid, group_threads, group_bytes, stream>>>(merged, samples, tile_starts, row_segments, s,
-                                                                   group_rows, merge.index_stride, cmp);
+        deterministic_sample_merge_groups_kernel<group_threads, Table>
+            <<<grid, group_threads, static_cast<std::size_t>(s) * sizeof(int), stream>>>(
+                merged, samples, tile_starts, row_segments, s, group_rows, cmp);
         if (cudaError_t e = cudaPeekAtLastError()) return e;
       }
     } else if (cudaError_t e = samples.sort(sample_sort_temp, rows * s, cmp, stream)) {

@@ -135,25 +135,5 @@ __host__ __device__ inline std::int64_t items_before(It run, std::int64_t count,
   return lo;
 }
 
-// items_before in two searches: first in an index of every stride-th item of the run
-// (index[k] = run[(k + 1) · stride − 1], k < count / stride), which finds the stride-long
-// window holding the answer, then in that window of the run. Where the run lies in slow
-// memory and the index in fast (a block's shared memory), a search then makes
-// ceil(log2(stride)) slow dependent loads instead of about log2(count).
-template <class Index, class It, class T, class Compare>
-__host__ __device__ inline std::int64_t items_before_indexed(Index index, std::int64_t stride, It run,
-                                                             std::int64_t count, const T& item, bool run_first,
-                                                             Compare cmp) {
-  const std::int64_t first = stride * items_before(index, count / stride, item, run_first, cmp);
-  // run[first + stride − 1], where it exists, is an index entry that does not precede the item.
-  const std::int64_t window = count - first < stride - 1 ? count - first : stride - 1;
-  struct window_view {
-    It run;
-    std::int64_t first;
-    __host__ __device__ auto operator[](std::int64_t i) const -> decltype(run[i]) { return run[first + i]; }
-  };
-  return first + items_before(window_view{run, first}, window, item, run_first, cmp);
-}
-
 }  // namespace thread
 }  // namespace gpusort
