@@ -84,7 +84,9 @@ const int run_lengths[] = {0, 1, 2, 3, 5, 8, 17, 32, 33};
 const shape all_shapes[] = {shape::random_dups, shape::random_wide, shape::all_equal,
                             shape::a_below_b,   shape::a_above_b,   shape::interleaved};
 
-template <class Compare>
+// Size: the counts' type, which is the width of the searches' arithmetic (int in shared
+// memory, std::int64_t over device memory).
+template <class Size, class Compare>
 void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
   std::mt19937 rng(seed);
   for (shape s : all_shapes) {
@@ -97,7 +99,7 @@ void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
         for (int d = 0; d <= na + nb; ++d) {
           if (d > 0 && merged[d - 1].run == 0) ++from_a;
           CAPTURE(int(s), na, nb, d);
-          const std::int64_t i = gpusort::thread::merge_path(a.data(), na, b.data(), nb, d, cmp);
+          const Size i = gpusort::thread::merge_path(a.data(), Size{na}, b.data(), Size{nb}, Size{d}, cmp);
           REQUIRE(i == from_a);
           // The co-rank's defining inequalities, stated directly.
           const std::int64_t j = d - i;
@@ -107,9 +109,9 @@ void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
           // items_before places the d-th output among the other run's items (a is first).
           if (d < na + nb) {
             const tagged& item = merged[d];
-            const std::int64_t other_before =
-                item.run == 0 ? gpusort::thread::items_before(b.data(), nb, item, false, cmp)
-                              : gpusort::thread::items_before(a.data(), na, item, true, cmp);
+            const Size other_before =
+                item.run == 0 ? gpusort::thread::items_before(b.data(), Size{nb}, item, false, cmp)
+                              : gpusort::thread::items_before(a.data(), Size{na}, item, true, cmp);
             REQUIRE(other_before == (item.run == 0 ? j : i));
           }
         }
@@ -186,8 +188,10 @@ int ceil_log2_plus_one(std::int64_t w) {  // ceil(log2(w + 1))
 }  // namespace
 
 TEST_CASE("merge_path and items_before match std::merge on every diagonal", "[thread][merge_path]") {
-  SECTION("ascending") { check_merge_path_all_diagonals(key_less{}, 1u); }
-  SECTION("descending") { check_merge_path_all_diagonals(key_greater{}, 2u); }
+  SECTION("ascending") { check_merge_path_all_diagonals<std::int64_t>(key_less{}, 1u); }
+  SECTION("descending") { check_merge_path_all_diagonals<std::int64_t>(key_greater{}, 2u); }
+  SECTION("ascending, int counts") { check_merge_path_all_diagonals<int>(key_less{}, 1u); }
+  SECTION("descending, int counts") { check_merge_path_all_diagonals<int>(key_greater{}, 2u); }
 }
 
 TEST_CASE("four_way_merge_path matches a stable four-way merge on every diagonal",
@@ -299,8 +303,27 @@ TEST_CASE("merge_path uses 64-bit counts and a logarithmic search", "[thread][me
   // Unequal lengths: every b item precedes every a item, so a joins only past b_count.
   const affine_range high{1, std::int64_t(1) << 40}, low{1, 0};
   const std::int64_t nb = (std::int64_t(1) << 33) + 5;
-  REQUIRE(gpusort::thread::merge_path(high, 10, low, nb, nb, gpusort::less{}) == 0);
-  REQUIRE(gpusort::thread::merge_path(high, 10, low, nb, nb + 3, gpusort::less{}) == 3);
+  REQUIRE(gpusort::thread::merge_path(high, std::int64_t{10}, low, nb, nb, gpusort::less{}) == 0);
+  REQUIRE(gpusort::thread::merge_path(high, std::int64_t{10}, low, nb, nb + 3, gpusort::less{}) == 3);
+}
+
+TEST_CASE("items_before uses 64-bit counts and a logarithmic search", "[thread][merge_path]") {
+  // The run holds the even numbers 0, 2, ..., 2(n - 1): item v is preceded by ceil(v / 2)
+  // of them, and where the run comes first also by v itself if v is even and in the run.
+  const affine_range evens{2, 0};
+  const std::int64_t n = std::int64_t(3) << 31;
+  for (const std::int64_t v : {std::int64_t(-1), std::int64_t(0), std::int64_t(7), std::int64_t(1) << 33,
+                               2 * n - 2, 2 * n - 1, 2 * n + 10}) {
+    for (const bool run_first : {false, true}) {
+      CAPTURE(v, run_first);
+      int calls = 0;
+      const std::int64_t before = gpusort::thread::items_before(evens, n, v, run_first, counting_less{&calls});
+      const std::int64_t below = std::min(n, std::max<std::int64_t>(0, (v + 1) / 2));
+      const bool tie = run_first && v >= 0 && v % 2 == 0 && v / 2 < n;
+      REQUIRE(before == below + (tie ? 1 : 0));
+      REQUIRE(calls <= ceil_log2_plus_one(n));
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------

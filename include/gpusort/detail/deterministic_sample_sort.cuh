@@ -528,14 +528,6 @@ __global__ void __launch_bounds__(THREADS)
                                           staged_rows, shared_bytes, Table::order(cmp));
 }
 
-// A stretch of a table, indexed from `first`, as thread::items_before reads it.
-template <class Table>
-struct deterministic_sample_table_run {
-  Table table;
-  std::int64_t first;
-  __device__ typename Table::entry operator[](std::int64_t i) const { return table.at(first + i); }
-};
-
 // Step 4's merge of a segment's groups, after each group's rows are merged (its run at
 // grouped[g_first · s, g_end · s), row r's share of it at [r · s, r · s + s)): block r finds
 // each entry of row r's share its place in the segment, its place in its own group's run plus
@@ -555,24 +547,27 @@ __global__ void __launch_bounds__(THREADS)
   const std::int64_t row = blockIdx.x;
   const std::int64_t segment = row_segments[row];
   if (segment < 0) return;
-  const std::int64_t first_row = tile_starts[segment], end_row = tile_starts[segment + 1];
-  const std::int64_t own = (row - first_row) / group_rows;
-  const std::int64_t share = (row - first_row - own * group_rows) * samples_per_row;
-  for (int j = threadIdx.x; j < samples_per_row; j += THREADS) segment_ranks[j] = static_cast<int>(share + j);
+  // Within the segment, counts are ints as its ranks are: 32-bit arithmetic and divisions, which
+  // in 64 bits were a good part of the kernel's instructions.
+  const std::int64_t first_row = tile_starts[segment];
+  const int rows = static_cast<int>(tile_starts[segment + 1] - first_row);
+  const int own_row = static_cast<int>(row - first_row);
+  const int own = own_row / group_rows;
+  for (int j = threadIdx.x; j < samples_per_row; j += THREADS)
+    segment_ranks[j] = (own_row - own * group_rows) * samples_per_row + j;
   __syncthreads();
   // A search of group g's run for entry j: task g · s + j, so a warp's lanes search one run.
-  const std::int64_t groups = ceil_div(end_row - first_row, group_rows);
-  for (std::int64_t task = threadIdx.x; task < groups * samples_per_row; task += THREADS) {
-    const std::int64_t other = task / samples_per_row;
+  const int groups = static_cast<int>(ceil_div(rows, group_rows));
+  for (int task = threadIdx.x; task < groups * samples_per_row; task += THREADS) {
+    const int other = task / samples_per_row;
     if (other == own) continue;
-    const int j = static_cast<int>(task - other * samples_per_row);
-    const std::int64_t other_first = first_row + other * group_rows;
-    const std::int64_t other_end = other_first + group_rows < end_row ? other_first + group_rows : end_row;
-    const deterministic_sample_table_run<Table> run{grouped, other_first * samples_per_row};
-    const std::int64_t before = thread::items_before(run, (other_end - other_first) * samples_per_row,
-                                                     grouped.at(row * samples_per_row + j), other < own,
-                                                     Table::order(cmp));
-    atomicAdd(&segment_ranks[j], static_cast<int>(before));
+    const int j = task - other * samples_per_row;
+    const int other_first = other * group_rows;
+    const int other_rows = min(group_rows, rows - other_first);
+    const Table run = grouped.from((first_row + other_first) * samples_per_row);
+    atomicAdd(&segment_ranks[j], thread::items_before(run, other_rows * samples_per_row,
+                                                      grouped.at(row * samples_per_row + j), other < own,
+                                                      Table::order(cmp)));
   }
   __syncthreads();
   for (int j = threadIdx.x; j < samples_per_row; j += THREADS)

@@ -48,6 +48,9 @@ struct deterministic_sample_item_table {
   using entry = typename Codec::sample;
   __device__ entry at(std::int64_t i) const { return items[i]; }
   __device__ void set(std::int64_t i, const entry& e) const { items[i] = e; }
+  // The table from entry `first` on, read as a run (thread::items_before).
+  __device__ deterministic_sample_item_table from(std::int64_t first) const { return {items + first}; }
+  __device__ entry operator[](int i) const { return items[i]; }
   __host__ __device__ static auto order(Compare cmp) { return Codec::compare(cmp); }
   cudaError_t sort(void* temp, std::int64_t count, Compare cmp, cudaStream_t stream) const {
     return algorithm<policy::merge>::sort(policy::merge{}, temp, items, static_cast<no_value*>(nullptr),
@@ -99,6 +102,11 @@ struct deterministic_sample_pair_table {
     keys[i] = e.key;
     positions[i] = e.position;
   }
+  // The table from entry `first` on, read as a run (thread::items_before).
+  __device__ deterministic_sample_pair_table from(std::int64_t first) const {
+    return {keys + first, positions + first};
+  }
+  __device__ entry operator[](int i) const { return {keys[i], positions[i]}; }
   __host__ __device__ static positioned_less<Compare> order(Compare cmp) { return {cmp}; }
   cudaError_t sort(void* temp, std::int64_t count, Compare cmp, cudaStream_t stream) const {
     return algorithm<policy::merge>::sort(policy::merge{}, temp, keys, positions, count, cmp, stream);

@@ -83,7 +83,7 @@ __device__ __forceinline__ void merge_staged(const merge_job job, Compare cmp,
   struct shared_run {
     block::tile_buffer<THREADS, ITEMS, Key>* buffer;
     int at;
-    __device__ const Key& operator[](std::int64_t i) const { return (*buffer)[at + static_cast<int>(i)]; }
+    __device__ const Key& operator[](int i) const { return (*buffer)[at + i]; }
   };
   const staged_pair pair = job.pair;
   const int a_at = pair.at, b_at = pair.at + pair.a_count;

@@ -28,11 +28,11 @@ namespace thread {
 
 // [lo, hi] intersected with the grid: at least diagonal - b_count items must come from a,
 // at most diagonal (or all of a).
-__host__ __device__ inline void clamp_to_merge_grid(std::int64_t a_count, std::int64_t b_count,
-                                                    std::int64_t diagonal, std::int64_t& lo,
-                                                    std::int64_t& hi) {
-  const std::int64_t grid_lo = diagonal > b_count ? diagonal - b_count : 0;
-  const std::int64_t grid_hi = diagonal < a_count ? diagonal : a_count;
+template <class Size>
+__host__ __device__ inline void clamp_to_merge_grid(Size a_count, Size b_count, Size diagonal, Size& lo,
+                                                    Size& hi) {
+  const Size grid_lo = diagonal > b_count ? diagonal - b_count : Size{0};
+  const Size grid_hi = diagonal < a_count ? diagonal : a_count;
   lo = lo < grid_lo ? grid_lo : lo > grid_hi ? grid_hi : lo;
   hi = hi > grid_hi ? grid_hi : hi < lo ? lo : hi;
 }
@@ -41,14 +41,12 @@ __host__ __device__ inline void clamp_to_merge_grid(std::int64_t a_count, std::i
 // neighbouring diagonals): a search of ceil(log2(hi - lo + 1)) comparisons. The bounds are
 // first clamped to the grid, so that a comparator that is no strict weak ordering (whose
 // "known" bounds may be wrong) still gives a co-rank inside both runs.
-template <class ItA, class ItB, class Compare>
-__host__ __device__ inline std::int64_t merge_path_between(ItA a, std::int64_t a_count, ItB b,
-                                                           std::int64_t b_count,
-                                                           std::int64_t diagonal, std::int64_t lo,
-                                                           std::int64_t hi, Compare cmp) {
+template <class ItA, class ItB, class Size, class Compare>
+__host__ __device__ inline Size merge_path_between(ItA a, Size a_count, ItB b, Size b_count, Size diagonal,
+                                                   Size lo, Size hi, Compare cmp) {
   clamp_to_merge_grid(a_count, b_count, diagonal, lo, hi);
   while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
+    const Size mid = lo + ((hi - lo) >> 1);  // hi > lo: the shift halves without a sign fix-up
     // a[mid] lies before the diagonal iff it does not follow its mirror b[diagonal-1-mid]:
     // ties go to a, which is what keeps the merge stable.
     if (cmp(b[diagonal - 1 - mid], a[mid])) {
@@ -109,30 +107,37 @@ __host__ __device__ inline void merge_paths_between(merge_path_query<It> (&q)[N]
   }
 }
 
-template <class ItA, class ItB, class Compare>
-__host__ __device__ inline std::int64_t merge_path(ItA a, std::int64_t a_count, ItB b,
-                                                   std::int64_t b_count, std::int64_t diagonal,
-                                                   Compare cmp) {
-  return merge_path_between(a, a_count, b, b_count, diagonal, 0, diagonal, cmp);
+template <class ItA, class ItB, class Size, class Compare>
+__host__ __device__ inline Size merge_path(ItA a, Size a_count, ItB b, Size b_count, Size diagonal,
+                                           Compare cmp) {
+  return merge_path_between(a, a_count, b, b_count, diagonal, Size{0}, diagonal, cmp);
+}
+
+// How many leading items of run[0, count) satisfy `precedes`, which holds on a prefix of the
+// run: ceil(log2(count + 1)) evaluations, Size (the count's type) the width of the arithmetic.
+template <class It, class Size, class Predicate>
+__host__ __device__ inline Size count_leading(It run, Size count, Predicate precedes) {
+  Size first = 0;
+  while (count > 0) {
+    const Size half = count >> 1;
+    const bool ahead = precedes(run[first + half]);
+    first = ahead ? first + half + 1 : first;
+    count = ahead ? count - half - 1 : half;
+  }
+  return first;
 }
 
 // Where one item lands in a stable merge with a sorted run: how many of run[0, count) precede
 // `item`, the run's items equal to it included where the run comes first in the merge
 // (ties go to it) and excluded where it comes second. One binary search, ceil(log2(count + 1))
 // comparisons.
-template <class It, class T, class Compare>
-__host__ __device__ inline std::int64_t items_before(It run, std::int64_t count, const T& item,
-                                                     bool run_first, Compare cmp) {
-  std::int64_t lo = 0, hi = count;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (run_first ? !cmp(item, run[mid]) : cmp(run[mid], item)) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
+template <class It, class Size, class T, class Compare>
+__host__ __device__ inline Size items_before(It run, Size count, const T& item, bool run_first,
+                                             Compare cmp) {
+  // Two searches rather than one that tests run_first at every step: each step is then one
+  // comparison (run 71: the search is most of deterministic_sample's step-4 ranking kernel).
+  if (run_first) return count_leading(run, count, [&](const auto& x) { return !cmp(item, x); });
+  return count_leading(run, count, [&](const auto& x) { return cmp(x, item); });
 }
 
 }  // namespace thread
