@@ -1,5 +1,6 @@
 // gpusort/detail/staged_merge.cuh — a block merges pieces of sorted runs that it staged in
-// shared memory, each thread ITEMS outputs through a bitonic merge network in registers.
+// shared memory, each thread ITEMS outputs through a bitonic merge network in registers (keys
+// alone) or a serial merge (items with values).
 //
 // The inner loop of policy::merge's passes (Satish et al., GPU merge sort, step 2): merge
 // path splits a staged pair of pieces again so that each thread owns a job of at most ITEMS
@@ -7,9 +8,10 @@
 // bitonic sequence that an ITEMS-wide half-cleaner network sorts (the paper's 16-wide
 // networks; one per thread instead of two per warp, because on today's GPUs a shuffle costs
 // several register compare-exchanges). Ties are broken by rank, a first, so the merge is
-// stable. The result is written back over the pair's own slots, so the two-way pass merges
-// one pair in place and the four-way pass (detail/four_way_merge.cuh) merges two pairs and
-// then their results without another buffer.
+// stable; items with values merge serially instead, ties to a. The result is written back
+// over the pair's own slots, so the two-way pass merges one pair in place and the four-way
+// pass (detail/four_way_merge.cuh) merges two pairs and then their results without another
+// buffer.
 #pragma once
 
 #include <gpusort/block/tile_io.cuh>
@@ -98,57 +100,76 @@ __device__ __forceinline__ void merge_staged(const merge_job job, Compare cmp,
       (job.ends_pair() ? pair.a_count : shared.job_splits[threadIdx.x + 1]) - a_first;
   const int taken_b = (job.last - job.first) - taken_a;
 
-  // Slots between the two pieces (a job shorter than ITEMS) must sort last: with ranks they
-  // are absent; without, they copy the largest item, identical to it (ties_are_identical).
-  const Key& a_top = shared_keys[taken_a > 0 ? a_at + a_first + taken_a - 1 : 0];
-  const Key& b_top = shared_keys[taken_b > 0 ? b_at + b_first + taken_b - 1 : 0];
-  const Key padding = taken_a == 0 ? b_top : (taken_b == 0 || !cmp(a_top, b_top)) ? a_top : b_top;
-  using codec = rank_codec<Key, Compare>;
-  merge_network_item<RANKED, Key, Compare> items[ITEMS];
-  // Ranked values stay in shared memory through the network: an item's rank says which
-  // staged slot it came from (taken_a + j: b's piece, item j).
-  constexpr bool values_by_rank = RANKED && has_values<Value>;
-  Value values[ITEMS];
-  no_value no_values[ITEMS];
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    const bool from_a = r < taken_a;
-    const bool from_b = r >= ITEMS - taken_b;
-    const int from = from_a ? a_at + a_first + r : b_at + b_first + (ITEMS - 1 - r);
-    const Key key = from_a || from_b ? shared_keys[from] : padding;
-    if constexpr (RANKED) {
-      items[r] = codec::make(key, from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank);
-    } else {
-      items[r] = key;
-    }
-    if constexpr (has_values<Value> && !values_by_rank)
-      values[r] = shared_values[from_a || from_b ? from : 0];
-  }
-  if constexpr (values_by_rank) {
-    thread::half_cleaner(items, no_values, codec::compare(cmp), ITEMS / 2);
+  const int out_at = pair.at + job.first;
+  if constexpr (has_values<Value>) {
+    // Items with values merge serially: one comparison an output, ties to a (stable without
+    // ranks), each output's value read from the slot its key came from. The network needs a
+    // rank on every key to find the values after it; this way whole pair sorts ran 2-10 %
+    // faster (H200, bench/RESULTS.md run 71 §6), keys alone 2-6 % slower (§5), so they keep
+    // the network.
+    int ia = a_at + a_first, ib = b_at + b_first;
+    const int a_end = ia + taken_a, b_end = ib + taken_b;
+    Key ka = shared_keys[ia < a_end ? ia : 0];
+    Key kb = shared_keys[ib < b_end ? ib : 0];
+    Key keys[ITEMS];
+    Value values[ITEMS];
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
-      const int rank = codec::rank(items[r]);
-      // Absent slots sort last, past the job's outputs: their values are never written.
-      const int from = rank < 0 ? 0 : rank < taken_a ? a_at + a_first + rank : b_at + b_first + (rank - taken_a);
-      values[r] = shared_values[from];
-    }
-  } else if constexpr (RANKED) {
-    thread::half_cleaner(items, values, codec::compare(cmp), ITEMS / 2);
-  } else {
-    thread::half_cleaner(items, values, cmp, ITEMS / 2);
-  }
-  __syncthreads();
-  const int out_at = pair.at + job.first;
-#pragma unroll
-  for (int r = 0; r < ITEMS; ++r) {
-    if (job.first + r < job.last) {
-      if constexpr (RANKED) {
-        shared_keys[out_at + r] = codec::key(items[r]);
+      const bool take_b = ib < b_end && (ia >= a_end || cmp(kb, ka));
+      keys[r] = take_b ? kb : ka;
+      values[r] = shared_values[r < taken_a + taken_b ? (take_b ? ib : ia) : 0];
+      if (take_b) {
+        ++ib;
+        kb = shared_keys[ib < b_end ? ib : 0];
       } else {
-        shared_keys[out_at + r] = items[r];
+        ++ia;
+        ka = shared_keys[ia < a_end ? ia : 0];
       }
-      if constexpr (has_values<Value>) shared_values[out_at + r] = values[r];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      if (r < taken_a + taken_b) {
+        shared_keys[out_at + r] = keys[r];
+        shared_values[out_at + r] = values[r];
+      }
+    }
+  } else {
+    // Slots between the two pieces (a job shorter than ITEMS) must sort last: with ranks they
+    // are absent; without, they copy the largest item, identical to it (ties_are_identical).
+    const Key& a_top = shared_keys[taken_a > 0 ? a_at + a_first + taken_a - 1 : 0];
+    const Key& b_top = shared_keys[taken_b > 0 ? b_at + b_first + taken_b - 1 : 0];
+    const Key padding = taken_a == 0 ? b_top : (taken_b == 0 || !cmp(a_top, b_top)) ? a_top : b_top;
+    using codec = rank_codec<Key, Compare>;
+    merge_network_item<RANKED, Key, Compare> items[ITEMS];
+    no_value no_values[ITEMS];
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const bool from_a = r < taken_a;
+      const bool from_b = r >= ITEMS - taken_b;
+      const int from = from_a ? a_at + a_first + r : b_at + b_first + (ITEMS - 1 - r);
+      const Key key = from_a || from_b ? shared_keys[from] : padding;
+      if constexpr (RANKED) {
+        items[r] = codec::make(key, from_a ? r : from_b ? taken_a + (ITEMS - 1 - r) : absent_rank);
+      } else {
+        items[r] = key;
+      }
+    }
+    if constexpr (RANKED) {
+      thread::half_cleaner(items, no_values, codec::compare(cmp), ITEMS / 2);
+    } else {
+      thread::half_cleaner(items, no_values, cmp, ITEMS / 2);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      if (job.first + r < job.last) {
+        if constexpr (RANKED) {
+          shared_keys[out_at + r] = codec::key(items[r]);
+        } else {
+          shared_keys[out_at + r] = items[r];
+        }
+      }
     }
   }
 }
