@@ -49,7 +49,7 @@ struct warpsort {
 // Merge sort with bitonic merge networks (Satish et al.). Stable. Extra memory: one copy
 // of the keys (and values) plus 8 bytes per merge tile.
 struct merge {
-  int network_width = 0;  // items one thread's merge network merges: 0 or the tuned width
+  int network_width = 0;  // items a thread's merge network merges in the passes: 0 (tuned by size) or a width the items have
                           // (16 for 4- and 8-byte keys); other values: cudaErrorInvalidValue
 };
 

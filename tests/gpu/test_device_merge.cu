@@ -76,6 +76,15 @@ TEST_CASE("device::merge: u32 keys, every distribution and unequal sides", "[dev
   check_merge<std::uint32_t, gpusort::detail::no_value>(dist, a, b, gpusort::less{});
 }
 
+// From merge_wide_tiles_from outputs keys of up to 4 bytes merge in the wide tiles.
+TEST_CASE("device::merge: wide tiles from 2^22 outputs", "[device_merge]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
+                             distribution::sorted, distribution::reverse_sorted);
+  check_merge<std::uint32_t, gpusort::detail::no_value>(dist, 3 * (std::int64_t(1) << 20) + 5,
+                                                        (std::int64_t(1) << 20) + 3, gpusort::less{});
+  check_merge<std::uint16_t, gpusort::detail::no_value>(dist, 1000003, 3194307, gpusort::greater{});
+}
+
 TEST_CASE("device::merge: pairs are stable (ties take a first)", "[device_merge]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
                              distribution::all_equal, distribution::zipf);

@@ -48,6 +48,40 @@ TEST_CASE("merge: pairs whose keys pack with their ranks stay stable", "[merge]"
   check_sort<gpusort::policy::merge, float, std::uint32_t>(merge_policy, c, gpusort::total_less{}, true);
 }
 
+// The passes' two tile widths of keys of up to 4 bytes, each forced by network_width where
+// the other would be tuned: the wide one below merge_wide_tiles_from (where the first runs
+// are single sort tiles, so a wide merge tile spans a whole pair), the narrow one above it.
+// float keys under less merge ranked (-0 and +0 are ties of different bits).
+TEST_CASE("merge: either tile width of 4-byte keys, forced by network_width", "[merge]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
+                             distribution::sorted, distribution::reverse_sorted);
+  gpusort::policy::merge narrow{}, wide{};
+  narrow.network_width = 16;
+  wide.network_width = 32;
+  for (const std::int64_t n : {std::int64_t(20011), std::int64_t(999983)}) {
+    sort_case c{dist, n, /*special_floats=*/true};
+    c.special_nan = false;
+    check_sort<gpusort::policy::merge, std::uint32_t, no_value>(wide, c, gpusort::less{}, false);
+    check_sort<gpusort::policy::merge, std::int32_t, no_value>(wide, c, gpusort::greater{}, false);
+    check_sort<gpusort::policy::merge, std::uint16_t, no_value>(wide, c, gpusort::less{}, false);
+    check_sort<gpusort::policy::merge, float, no_value>(wide, c, gpusort::less{}, false);
+  }
+  const sort_case large{dist, (std::int64_t(1) << 22) + 4097};
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(narrow, large, gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(merge_policy, large, gpusort::less{},
+                                                              false);
+}
+
+TEST_CASE("merge: wide tiles under the sanitizers", "[merge][sanitize]") {
+  gpusort::policy::merge wide{};
+  wide.network_width = 32;
+  check_sort<gpusort::policy::merge, std::uint32_t, no_value>(
+      wide, {distribution::few_distinct_17, 65537}, gpusort::less{}, false);
+  sort_case c{distribution::uniform, 20011, /*special_floats=*/true};
+  c.special_nan = false;
+  check_sort<gpusort::policy::merge, float, no_value>(wide, c, gpusort::less{}, false);
+}
+
 TEST_CASE("merge: every key type and comparator", "[merge]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
                              distribution::reverse_sorted);

@@ -12,10 +12,12 @@ namespace {
 using gpusort::detail::equal_runs;
 using gpusort::detail::four_way_tuning;
 using gpusort::detail::launch_merge_pass;
+using gpusort::detail::merge_pass_items;
 using gpusort::detail::merge_searches_in_pass;
 using gpusort::detail::merge_searching_pass_fits;
 using gpusort::detail::merge_tile_sort_storage;
 using gpusort::detail::merge_tuning;
+using gpusort::detail::merge_width_supported;
 using gpusort::detail::no_value;
 using gpusort::detail::ranked;
 using gpusort::detail::staged_merge_storage;
@@ -43,6 +45,7 @@ constexpr bool shapes_fit() {
   constexpr bool fit =
       sizeof(sort_storage) <= static_shared_limit &&
       sizeof(staged_merge_storage<t::threads, t::merge_items, Key, Value>) <= static_shared_limit &&
+      sizeof(staged_merge_storage<t::threads, t::wide_merge_items, Key, Value>) <= static_shared_limit &&
       sizeof(staged_merge_storage<four_way_tuning<Key, Value>::threads, t::merge_items, Key, Value>) <=
           static_shared_limit;
   constexpr bool largest_sort =
@@ -73,6 +76,14 @@ TEST_CASE("merge_tuning: the measured shapes of the tested types", "[merge][host
   STATIC_REQUIRE(merge_tuning<u32, u32>::sort_items == 8);
   STATIC_REQUIRE(merge_tuning<u32, u32>::merge_items == 16);
   STATIC_REQUIRE(merge_tuning<item<16>, item<16>>::merge_items == 4);
+  // Wide tiles (merge_wide_tiles_from): 32 items a thread where that tile fits 48 KB and spans
+  // at most two sort tiles; elsewhere the same width.
+  STATIC_REQUIRE(merge_tuning<u32, no_value>::wide_merge_items == 32);
+  STATIC_REQUIRE(merge_tuning<std::uint16_t, no_value>::wide_merge_items == 32);
+  STATIC_REQUIRE(merge_tuning<u64, no_value>::wide_merge_items == 16);
+  STATIC_REQUIRE(merge_tuning<u32, u32>::wide_merge_items == 16);
+  STATIC_REQUIRE(merge_tuning<item<16>, item<16>>::wide_merge_items == 4);
+  STATIC_REQUIRE(merge_tuning<u32, no_value>::wide_merge_tile <= 2 * merge_tuning<u32, no_value>::sort_tile);
   STATIC_REQUIRE(shapes_fit<u32, no_value>());
   STATIC_REQUIRE(shapes_fit<u32, u32>());
   STATIC_REQUIRE(shapes_fit<item<16>, item<16>>());
@@ -94,6 +105,27 @@ TEST_CASE("merge_tuning: wide items shrink their tiles, then their blocks", "[me
   STATIC_REQUIRE(merge_tuning<item<256>, no_value>::threads == 64);
   STATIC_REQUIRE(shapes_fit<item<512>, no_value>());
   STATIC_REQUIRE(merge_tuning<item<512>, no_value>::threads == 32);
+}
+
+TEST_CASE("merge passes take wide tiles from merge_wide_tiles_from items, or the policy's width",
+          "[merge][host]") {
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  constexpr std::int64_t from = gpusort::detail::merge_wide_tiles_from;
+  STATIC_REQUIRE(merge_pass_items<u32, no_value>(0, from - 1) == 16);
+  STATIC_REQUIRE(merge_pass_items<u32, no_value>(0, from) == 32);
+  STATIC_REQUIRE(merge_pass_items<u32, no_value>(16, from) == 16);
+  STATIC_REQUIRE(merge_pass_items<u32, no_value>(32, 100000) == 32);
+  STATIC_REQUIRE(merge_pass_items<u64, no_value>(0, from) == 16);
+  STATIC_REQUIRE(merge_width_supported<u32, no_value>(0));
+  STATIC_REQUIRE(merge_width_supported<u32, no_value>(16));
+  STATIC_REQUIRE(merge_width_supported<u32, no_value>(32));
+  STATIC_REQUIRE(!merge_width_supported<u32, no_value>(8));
+  STATIC_REQUIRE(!merge_width_supported<u64, no_value>(32));
+  STATIC_REQUIRE(!merge_width_supported<u32, u32>(32));
+  // The wide tile searches its co-ranks in the pass up to the same tile count.
+  STATIC_REQUIRE(merge_searches_in_pass<u32, no_value, 32>(4096));
+  STATIC_REQUIRE(!merge_searches_in_pass<u32, no_value, 32>(4097));
 }
 
 TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile leaves room",

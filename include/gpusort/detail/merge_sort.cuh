@@ -68,7 +68,8 @@ struct merge_tile_sort_storage {
 // 128 threads, 64 from about 180 bytes, 32 from about 370). The
 // shapes are checked against the kernels' own storage, sized with the widest item a tile
 // sort's network may hold (ranked<Key>, rank_codec). A merge tile may be at most twice a
-// sort tile, so that no merge tile straddles two pairs of runs.
+// sort tile, so that no merge tile straddles two pairs of runs. Large inputs merge in wide
+// tiles where they fit (merge_wide_tiles_from): 32 items a thread for keys of up to 4 bytes.
 template <class Key, class Value>
 struct merge_tuning {
   static constexpr std::size_t value_bytes = has_values<Value> ? sizeof(Value) : 0;
@@ -93,9 +94,40 @@ struct merge_tuning {
       largest_items_fitting<16>([](auto items) { return merge_fits<threads, decltype(items)::value>; });
   static constexpr int merge_items =
       merge_items_fitting < 2 * sort_items ? merge_items_fitting : 2 * sort_items;
+  static constexpr int wide_merge_items_fitting =
+      largest_items_fitting<32>([](auto items) { return merge_fits<threads, decltype(items)::value>; });
+  static constexpr int wide_merge_items =
+      wide_merge_items_fitting < 2 * sort_items ? wide_merge_items_fitting : 2 * sort_items;
   static constexpr int sort_tile = threads * sort_items;
   static constexpr int merge_tile = threads * merge_items;
+  static constexpr int wide_merge_tile = threads * wide_merge_items;
 };
+
+// From this many items the passes merge in wide tiles (merge_tuning::wide_merge_items) where
+// the items have them: each tile's fixed costs (its co-ranks, the pair's bounds, every
+// thread's merge path) then serve twice the outputs. Measured (H200, bench/RESULTS.md run 72,
+// 256 x 32 against 256 x 16): u32 keys 12.6 % faster at 2^22, 3.6 % at 2^24, 8.6 % at 2^26,
+// u16 10.3 / 6.9 / 7.7 %; 0.7 and 4.9 % slower at 2^20, 8 and 16 % at 2^18, where half as
+// many tiles leave SMs idle.
+constexpr std::int64_t merge_wide_tiles_from = std::int64_t(1) << 22;
+
+// Whether policy::merge's network_width names a width the items have: 0 (tuned) or one of
+// the two tile widths.
+template <class Key, class Value>
+constexpr bool merge_width_supported(int width) {
+  using tuning = merge_tuning<Key, Value>;
+  return width == 0 || width == tuning::merge_items || width == tuning::wide_merge_items;
+}
+
+// The items a thread of a pass over n items merges: network_width where it names one, else
+// the tuned width for n.
+template <class Key, class Value>
+constexpr int merge_pass_items(int network_width, std::int64_t n) {
+  using tuning = merge_tuning<Key, Value>;
+  return network_width != 0           ? network_width
+         : n >= merge_wide_tiles_from ? tuning::wide_merge_items
+                                      : tuning::merge_items;
+}
 
 // The tile sort's shape. Ranked items (pairs, and keys whose ties are not identical) sort
 // in the merge passes' threads. Keys alone whose ties are identical sort tiles of up to
@@ -322,16 +354,17 @@ constexpr std::int64_t merge_searching_pass_blocks = item_bytes_of<Key, Value> <
 // (e.g. 57-byte keys with 8-byte values: the tile takes all 48 KB), the pass keeps its
 // partition launch; the searching kernel is then not instantiated at all, as it would not
 // compile.
-template <class Key, class Value>
+template <class Key, class Value, int ITEMS = merge_tuning<Key, Value>::merge_items>
 constexpr bool merge_searching_pass_fits =
-    sizeof(staged_merge_storage<merge_tuning<Key, Value>::threads, merge_tuning<Key, Value>::merge_items,
-                                Key, Value>) + 2 * sizeof(std::int64_t) <= static_shared_limit;
-template <class Key, class Value>
+    sizeof(staged_merge_storage<merge_tuning<Key, Value>::threads, ITEMS, Key, Value>) +
+        2 * sizeof(std::int64_t) <= static_shared_limit;
+template <class Key, class Value, int ITEMS = merge_tuning<Key, Value>::merge_items>
 constexpr bool merge_searches_in_pass(std::int64_t blocks) {
-  return merge_searching_pass_fits<Key, Value> && blocks <= merge_searching_pass_blocks<Key, Value>;
+  return merge_searching_pass_fits<Key, Value, ITEMS> && blocks <= merge_searching_pass_blocks<Key, Value>;
 }
 
-// Merge tiles (blocks of merge_pass_kernel) for n output items.
+// Merge tiles (blocks of merge_pass_kernel) for n output items: as many as the narrower
+// tiles need, which bounds the split tables of both widths.
 template <class Key, class Value>
 constexpr std::int64_t merge_blocks_for(std::int64_t n) {
   return (n + merge_tuning<Key, Value>::merge_tile - 1) / merge_tuning<Key, Value>::merge_tile;
@@ -340,20 +373,19 @@ constexpr std::int64_t merge_blocks_for(std::int64_t n) {
 // Threads per block of the partition kernel.
 constexpr int merge_partition_threads = 128;
 
-// One merge pass over n output items: a merge-path split per merge tile, then the tiles (in
-// one kernel where the tiles are few). splits: scratch for merge_blocks_for(n) + 1 co-ranks.
-// Shared by the sort's passes and device::merge; outputs must not overlap the inputs.
-template <class Key, class Value, class Pairing, class Compare>
-cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Key* b_keys,
-                              const Value* b_values, Key* keys_out, Value* values_out,
-                              Pairing pairing, std::int64_t n, std::int64_t* splits,
-                              Compare cmp, cudaStream_t stream) {
+// A merge pass in tiles of ITEMS items a thread.
+template <int ITEMS, class Key, class Value, class Pairing, class Compare>
+cudaError_t launch_merge_pass_of(const Key* a_keys, const Value* a_values, const Key* b_keys,
+                                 const Value* b_values, Key* keys_out, Value* values_out,
+                                 Pairing pairing, std::int64_t n, std::int64_t* splits,
+                                 Compare cmp, cudaStream_t stream) {
   using tuning = merge_tuning<Key, Value>;
   constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
-  const std::int64_t blocks = merge_blocks_for<Key, Value>(n);
-  if constexpr (merge_searching_pass_fits<Key, Value>) {
-    if (merge_searches_in_pass<Key, Value>(blocks)) {
-      merge_searching_pass_kernel<tuning::threads, tuning::merge_items, ranked_items>
+  constexpr int tile = tuning::threads * ITEMS;
+  const std::int64_t blocks = (n + tile - 1) / tile;
+  if constexpr (merge_searching_pass_fits<Key, Value, ITEMS>) {
+    if (merge_searches_in_pass<Key, Value, ITEMS>(blocks)) {
+      merge_searching_pass_kernel<tuning::threads, ITEMS, ranked_items>
           <<<static_cast<unsigned>(blocks), tuning::threads, 0, stream>>>(
               a_keys, a_values, b_keys, b_values, keys_out, values_out, pairing, cmp);
       return cudaPeekAtLastError();
@@ -362,17 +394,37 @@ cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Ke
   const auto partition_grid = static_cast<unsigned>(
       (co_rank_searchers(blocks) + merge_partition_threads - 1) / merge_partition_threads);
   if (co_ranks_by_warp(blocks))
-    merge_partition_kernel<tuning::merge_tile, true>
+    merge_partition_kernel<tile, true>
         <<<partition_grid, merge_partition_threads, 0, stream>>>(a_keys, b_keys, pairing,
                                                                 splits, blocks, cmp);
   else
-    merge_partition_kernel<tuning::merge_tile, false>
+    merge_partition_kernel<tile, false>
         <<<partition_grid, merge_partition_threads, 0, stream>>>(a_keys, b_keys, pairing,
                                                                 splits, blocks, cmp);
-  merge_pass_kernel<tuning::threads, tuning::merge_items, ranked_items>
+  merge_pass_kernel<tuning::threads, ITEMS, ranked_items>
       <<<static_cast<unsigned>(blocks), tuning::threads, 0, stream>>>(
           a_keys, a_values, b_keys, b_values, keys_out, values_out, pairing, splits, cmp);
   return cudaPeekAtLastError();
+}
+
+// One merge pass over n output items: a merge-path split per merge tile, then the tiles (in
+// one kernel where the tiles are few), in the tiles of merge_pass_items(network_width, n).
+// splits: scratch for merge_blocks_for(n) + 1 co-ranks. Shared by the sort's passes and
+// device::merge; outputs must not overlap the inputs.
+template <class Key, class Value, class Pairing, class Compare>
+cudaError_t launch_merge_pass(const Key* a_keys, const Value* a_values, const Key* b_keys,
+                              const Value* b_values, Key* keys_out, Value* values_out,
+                              Pairing pairing, std::int64_t n, std::int64_t* splits,
+                              Compare cmp, cudaStream_t stream, int network_width = 0) {
+  using tuning = merge_tuning<Key, Value>;
+  if constexpr (tuning::wide_merge_items > tuning::merge_items) {
+    if (merge_pass_items<Key, Value>(network_width, n) == tuning::wide_merge_items)
+      return launch_merge_pass_of<tuning::wide_merge_items>(a_keys, a_values, b_keys, b_values,
+                                                            keys_out, values_out, pairing, n,
+                                                            splits, cmp, stream);
+  }
+  return launch_merge_pass_of<tuning::merge_items>(a_keys, a_values, b_keys, b_values, keys_out,
+                                                   values_out, pairing, n, splits, cmp, stream);
 }
 
 // Inputs of at most this many items are sorted in one launch (policy::automatic's small-n
@@ -522,12 +574,13 @@ struct algorithm<policy::merge> {
   static constexpr bool implemented = true;
   static constexpr bool stable = true;
 
-  // network_width: the items one thread's merge network merges; 0 or the tuned width.
+  // network_width: the items one thread's merge network merges in the two-way passes of
+  // inputs of more than merge_single_launch_items; 0 (tuned by size) or one of the items'
+  // tile widths (merge_width_supported).
   template <class Key, class Value>
   static cudaError_t check_policy(const policy::merge& policy) {
-    const int width = policy.network_width;
-    return width == 0 || width == merge_tuning<Key, Value>::merge_items ? cudaSuccess
-                                                                         : cudaErrorInvalidValue;
+    return merge_width_supported<Key, Value>(policy.network_width) ? cudaSuccess
+                                                                   : cudaErrorInvalidValue;
   }
 
   template <class Key, class Value>
@@ -536,7 +589,7 @@ struct algorithm<policy::merge> {
   }
 
   template <class Key, class Value, class Compare>
-  static cudaError_t sort(const policy::merge&, void* temp, Key* keys, Value* values,
+  static cudaError_t sort(const policy::merge& policy, void* temp, Key* keys, Value* values,
                           std::int64_t n, Compare cmp, cudaStream_t stream) {
     using tuning = merge_tuning<Key, Value>;
     constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
@@ -566,7 +619,7 @@ struct algorithm<policy::merge> {
     using codec = std::conditional_t<ranked_items, rank_codec<Key, Compare>, plain_items<Key>>;
     using warp_runs = warp_run_shape<codec, Key, Value>;
     constexpr bool runs_from_warps = !ranked_items || order_word<Key, Compare>::exists;
-    static_assert(!runs_from_warps || tuning::merge_tile <= 2 * warp_runs::run,
+    static_assert(!runs_from_warps || tuning::wide_merge_tile <= 2 * warp_runs::run,
                   "a merge tile spans at most two runs");
     static_assert(!runs_from_warps || warp_runs::run >= tuning::sort_tile,
                   "merge_plan bounds the four-way tiles by runs of at least a sort tile");
@@ -597,7 +650,7 @@ struct algorithm<policy::merge> {
                     four_way_splits, cmp, stream)
               : launch_merge_pass(buffers.keys, buffers.values, buffers.keys, buffers.values,
                                   buffers.other_keys, buffers.other_values, equal_runs{run, n}, n,
-                                  splits, cmp, stream);
+                                  splits, cmp, stream, policy.network_width);
       if (e != cudaSuccess) return e;
       buffers.flip();
     }
