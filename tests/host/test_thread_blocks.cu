@@ -1,5 +1,5 @@
-// Host tests of the thread layer: merge_path, items_before, pivot_select, sorting_network,
-// flip / half_cleaner and compare_exchange, against plain C++ references.
+// Host tests of the thread layer: merge_path, items_before, serial_merge, pivot_select,
+// sorting_network, flip / half_cleaner and compare_exchange, against plain C++ references.
 #include "common/catch.hpp"
 
 #include <gpusort/compare.cuh>
@@ -8,6 +8,7 @@
 #include <gpusort/thread/four_way_merge_path.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/pivot_select.cuh>
+#include <gpusort/thread/serial_merge.cuh>
 #include <gpusort/thread/sorting_network.cuh>
 
 #include <algorithm>
@@ -84,40 +85,89 @@ const int run_lengths[] = {0, 1, 2, 3, 5, 8, 17, 32, 33};
 const shape all_shapes[] = {shape::random_dups, shape::random_wide, shape::all_equal,
                             shape::a_below_b,   shape::a_above_b,   shape::interleaved};
 
-// Size: the counts' type, which is the width of the searches' arithmetic (int in shared
-// memory, std::int64_t over device memory).
-template <class Size, class Compare>
-void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
+// fn(s, a, b, merged) for runs a and b of every shape and pair of lengths, with their stable
+// merge.
+template <class Compare, class Fn>
+void for_each_two_run_merge(Compare cmp, std::uint32_t seed, Fn fn) {
   std::mt19937 rng(seed);
   for (shape s : all_shapes) {
     for (int na : run_lengths) {
       for (int nb : run_lengths) {
         const auto a = make_run(0, na, s, rng, cmp);
         const auto b = make_run(1, nb, s, rng, cmp);
-        const auto merged = stable_merge(a, b, cmp);
-        std::int64_t from_a = 0;
-        for (int d = 0; d <= na + nb; ++d) {
-          if (d > 0 && merged[d - 1].run == 0) ++from_a;
-          CAPTURE(int(s), na, nb, d);
-          const Size i = gpusort::thread::merge_path(a.data(), Size{na}, b.data(), Size{nb}, Size{d}, cmp);
-          REQUIRE(i == from_a);
-          // The co-rank's defining inequalities, stated directly.
-          const std::int64_t j = d - i;
-          REQUIRE((i >= 0 && i <= na && j >= 0 && j <= nb));
-          if (i > 0 && j < nb) REQUIRE(!cmp(b[j], a[i - 1]));
-          if (j > 0 && i < na) REQUIRE(cmp(b[j - 1], a[i]));
-          // items_before places the d-th output among the other run's items (a is first).
-          if (d < na + nb) {
-            const tagged& item = merged[d];
-            const Size other_before =
-                item.run == 0 ? gpusort::thread::items_before(b.data(), Size{nb}, item, false, cmp)
-                              : gpusort::thread::items_before(a.data(), Size{na}, item, true, cmp);
-            REQUIRE(other_before == (item.run == 0 ? j : i));
-          }
-        }
+        fn(s, a, b, stable_merge(a, b, cmp));
       }
     }
   }
+}
+
+// Size: the counts' type, which is the width of the searches' arithmetic (int in shared
+// memory, std::int64_t over device memory).
+template <class Size, class Compare>
+void check_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
+  for_each_two_run_merge(cmp, seed, [&](shape s, const std::vector<tagged>& a,
+                                        const std::vector<tagged>& b,
+                                        const std::vector<tagged>& merged) {
+    const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+    std::int64_t from_a = 0;
+    for (int d = 0; d <= na + nb; ++d) {
+      if (d > 0 && merged[d - 1].run == 0) ++from_a;
+      CAPTURE(int(s), na, nb, d);
+      const Size i = gpusort::thread::merge_path(a.data(), Size{na}, b.data(), Size{nb}, Size{d}, cmp);
+      REQUIRE(i == from_a);
+      // The co-rank's defining inequalities, stated directly.
+      const std::int64_t j = d - i;
+      REQUIRE((i >= 0 && i <= na && j >= 0 && j <= nb));
+      if (i > 0 && j < nb) REQUIRE(!cmp(b[j], a[i - 1]));
+      if (j > 0 && i < na) REQUIRE(cmp(b[j - 1], a[i]));
+      // items_before places the d-th output among the other run's items (a is first).
+      if (d < na + nb) {
+        const tagged& item = merged[d];
+        const Size other_before =
+            item.run == 0 ? gpusort::thread::items_before(b.data(), Size{nb}, item, false, cmp)
+                          : gpusort::thread::items_before(a.data(), Size{na}, item, true, cmp);
+        REQUIRE(other_before == (item.run == 0 ? j : i));
+      }
+    }
+  });
+}
+
+// serial_merge's stretches of `stretch` outputs, placed side by side, must write std::merge's
+// output, each value (a code of its key's run and index) beside its key.
+template <bool WITH_VALUES, class Compare>
+void check_serial_merge_stretches(Compare cmp, std::uint32_t seed) {
+  using value = std::conditional_t<WITH_VALUES, std::int64_t, gpusort::detail::no_value>;
+  const auto code = [](const tagged& t) { return std::int64_t{t.run} * 1000000 + t.index; };
+  for_each_two_run_merge(cmp, seed, [&](shape s, const std::vector<tagged>& a,
+                                        const std::vector<tagged>& b,
+                                        const std::vector<tagged>& merged) {
+    const std::int64_t na = static_cast<std::int64_t>(a.size());
+    const std::int64_t nb = static_cast<std::int64_t>(b.size());
+    const std::int64_t total = na + nb;
+    std::vector<value> a_values(a.size()), b_values(b.size());
+    if constexpr (WITH_VALUES) {
+      for (std::size_t i = 0; i < a.size(); ++i) a_values[i] = code(a[i]);
+      for (std::size_t i = 0; i < b.size(); ++i) b_values[i] = code(b[i]);
+    }
+    for (std::int64_t stretch : {std::int64_t{1}, std::int64_t{3}, std::int64_t{7}, total}) {
+      if (stretch == 0) continue;
+      CAPTURE(int(s), na, nb, stretch);
+      std::vector<tagged> out(total, tagged{0, -1, -1});
+      std::vector<value> out_values(total);
+      if constexpr (WITH_VALUES) std::fill(out_values.begin(), out_values.end(), -1);
+      for (std::int64_t first = 0; first < total; first += stretch) {
+        const std::int64_t last = std::min(first + stretch, total);
+        gpusort::thread::serial_merge(a.data(), WITH_VALUES ? a_values.data() : nullptr, na,
+                                      b.data(), WITH_VALUES ? b_values.data() : nullptr, nb, first,
+                                      last, out.data(), WITH_VALUES ? out_values.data() : nullptr,
+                                      cmp);
+      }
+      REQUIRE(same_items(out, merged));
+      if constexpr (WITH_VALUES) {
+        for (std::int64_t k = 0; k < total; ++k) REQUIRE(out_values[k] == code(merged[k]));
+      }
+    }
+  });
 }
 
 // The stable merge of four runs is merge(merge(r0, r1), merge(r2, r3)); at every diagonal,
@@ -192,6 +242,13 @@ TEST_CASE("merge_path and items_before match std::merge on every diagonal", "[th
   SECTION("descending") { check_merge_path_all_diagonals<std::int64_t>(key_greater{}, 2u); }
   SECTION("ascending, int counts") { check_merge_path_all_diagonals<int>(key_less{}, 1u); }
   SECTION("descending, int counts") { check_merge_path_all_diagonals<int>(key_greater{}, 2u); }
+}
+
+TEST_CASE("serial_merge stretches side by side match std::merge", "[thread][serial_merge]") {
+  SECTION("keys, ascending") { check_serial_merge_stretches<false>(key_less{}, 11u); }
+  SECTION("keys, descending") { check_serial_merge_stretches<false>(key_greater{}, 12u); }
+  SECTION("pairs, ascending") { check_serial_merge_stretches<true>(key_less{}, 13u); }
+  SECTION("pairs, descending") { check_serial_merge_stretches<true>(key_greater{}, 14u); }
 }
 
 TEST_CASE("four_way_merge_path matches a stable four-way merge on every diagonal",

@@ -289,10 +289,8 @@ __device__ __forceinline__ void merge_pass_tile(
   const std::int64_t b_offset = pair.b_begin + b_begin;
 
   // The block's pieces of a and b, one after the other, in shared memory.
-  stage<THREADS>(a_keys + a_offset, a_count, shared.keys, 0);
-  stage<THREADS>(b_keys + b_offset, b_count, shared.keys, a_count);
-  stage<THREADS>(a_values + a_offset, a_count, shared.values, 0);
-  stage<THREADS>(b_values + b_offset, b_count, shared.values, a_count);
+  stage_pieces(a_keys + a_offset, a_values + a_offset, a_count, b_keys + b_offset,
+               b_values + b_offset, out_count, shared);
   __syncthreads();
   const int first = min(static_cast<int>(threadIdx.x) * ITEMS, out_count);
   merge_staged<THREADS, ITEMS, RANKED>(

@@ -54,7 +54,7 @@
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/device/sort_segments.cuh>
 #include <gpusort/policy.cuh>
-#include <gpusort/thread/merge_path.cuh>
+#include <gpusort/thread/serial_merge.cuh>
 #include <gpusort/warp/segment_slices.cuh>
 
 #include <cub/block/block_scan.cuh>
@@ -435,8 +435,8 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // The fallback: a segment still larger than M after the last level, sorted by one block,
-// ending in A: bitonic-sorted tiles, then merge passes in global memory (merge_path per
-// thread, ITEMS outputs each), ping-ponging between the segment's ranges in A and B.
+// ending in A: bitonic-sorted tiles, then merge passes in global memory (thread::serial_merge,
+// ITEMS outputs a thread), ping-ponging between the segment's ranges in A and B.
 template <int THREADS, int ITEMS, class Key, class Value, class Compare>
 __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Value* b_values,
                                  std::int64_t begin, std::int64_t m, bool in_b, Compare cmp,
@@ -461,20 +461,12 @@ __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Valu
       const std::int64_t a_count = min(run, m - start);
       const std::int64_t b_count = min(run, m - start - a_count);
       const Key* a = buffers.keys + begin + start;
-      const Key* b = a + a_count;
-      const Value* av = buffers.values + begin + start;
-      const Value* bv = av + a_count;
+      const Value* a_values = buffers.values + begin + start;
       const std::int64_t diagonal = position - start;
-      std::int64_t i = thread::merge_path(a, a_count, b, b_count, diagonal, cmp);
-      std::int64_t j = diagonal - i;
-      for (int r = 0; r < ITEMS && position + r < m; ++r) {
-        const bool take_a = i < a_count && (j >= b_count || !cmp(b[j], a[i]));
-        const std::int64_t to = begin + position + r;
-        buffers.other_keys[to] = take_a ? a[i] : b[j];
-        if constexpr (has_values<Value>) buffers.other_values[to] = take_a ? av[i] : bv[j];
-        i += take_a ? 1 : 0;
-        j += take_a ? 0 : 1;
-      }
+      thread::serial_merge(a, a_values, a_count, a + a_count, a_values + a_count, b_count,
+                           diagonal, min(diagonal + ITEMS, a_count + b_count),
+                           buffers.other_keys + begin + start,
+                           buffers.other_values + begin + start, cmp);
     }
     __syncthreads();
     buffers.flip();

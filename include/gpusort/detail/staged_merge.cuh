@@ -47,15 +47,61 @@ __device__ __forceinline__ void stage(const T* in, int count, Buffer& buffer, in
   }
 }
 
+// Coalesced copy of a[0, a_count) and then b[0, count - a_count) into shared memory [0,
+// count), count <= THREADS * ITEMS: one loop over both pieces, unrolled so that each thread
+// has several loads in flight.
+template <int THREADS, int ITEMS, class T, class Buffer>
+__device__ __forceinline__ void stage_both(const T* a, int a_count, const T* b, int count,
+                                           Buffer& buffer) {
+  if constexpr (has_values<T>) {
+#pragma unroll 4
+    for (int s = 0; s < ITEMS; ++s) {
+      const int i = s * THREADS + static_cast<int>(threadIdx.x);
+      if (i < count) buffer[i] = i < a_count ? a[i] : b[i - a_count];
+    }
+  }
+}
+
+// A merge tile's two pieces, a's then b's, keys and values, into shared memory [0, count).
+// Items of 8 bytes or more load both pieces in one unrolled loop: u32:u32 pairs 3-11 % and
+// u64 keys 3-5 % faster per two-way pass. Smaller keys keep one plain loop per piece: the
+// unrolled loop cost them registers and 3-11 % (H200, bench/RESULTS.md run 73).
+template <int THREADS, int ITEMS, class Key, class Value>
+__device__ __forceinline__ void stage_pieces(const Key* a_keys, const Value* a_values,
+                                             int a_count, const Key* b_keys,
+                                             const Value* b_values, int count,
+                                             staged_merge_storage<THREADS, ITEMS, Key, Value>& shared) {
+  if constexpr (item_bytes_of<Key, Value> >= 8) {
+    stage_both<THREADS, ITEMS>(a_keys, a_count, b_keys, count, shared.keys);
+    stage_both<THREADS, ITEMS>(a_values, a_count, b_values, count, shared.values);
+  } else {
+    stage<THREADS>(a_keys, a_count, shared.keys, 0);
+    stage<THREADS>(b_keys, count - a_count, shared.keys, a_count);
+    stage<THREADS>(a_values, a_count, shared.values, 0);
+    stage<THREADS>(b_values, count - a_count, shared.values, a_count);
+  }
+}
+
 // Coalesced copy of the first `count` staged items (values alongside) to out[at, at + count):
-// how a pass writes its merged tile.
+// how a pass writes its merged tile. With values, the loop is unrolled so that the stores of
+// several items issue together.
 template <int THREADS, int ITEMS, class Key, class Value>
 __device__ __forceinline__ void write_staged(
     staged_merge_storage<THREADS, ITEMS, Key, Value>& shared, int count, Key* keys_out,
     Value* values_out, std::int64_t at) {
-  for (int i = threadIdx.x; i < count; i += THREADS) {
-    keys_out[at + i] = shared.keys[i];
-    if constexpr (has_values<Value>) values_out[at + i] = shared.values[i];
+  if constexpr (has_values<Value>) {
+    keys_out += at;
+    values_out += at;
+#pragma unroll 4
+    for (int s = 0; s < ITEMS; ++s) {
+      const int i = s * THREADS + static_cast<int>(threadIdx.x);
+      if (i < count) {
+        keys_out[i] = shared.keys[i];
+        values_out[i] = shared.values[i];
+      }
+    }
+  } else {
+    for (int i = threadIdx.x; i < count; i += THREADS) keys_out[at + i] = shared.keys[i];
   }
 }
 

@@ -49,7 +49,7 @@
 #include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/device/bucket_offsets.cuh>
 #include <gpusort/policy.cuh>
-#include <gpusort/thread/merge_path.cuh>
+#include <gpusort/thread/serial_merge.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
 #include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/partition_point.cuh>
@@ -278,20 +278,8 @@ __device__ __forceinline__ void warpsort_rank_merge(const Key* a, const Value* a
   const std::int64_t per_lane = (total + 31) / 32;
   const std::int64_t first = lane * per_lane < total ? lane * per_lane : total;
   const std::int64_t last = first + per_lane < total ? first + per_lane : total;
-  std::int64_t i = thread::merge_path(a, a_count, b, b_count, first, cmp);
-  std::int64_t j = first - i;
-  for (std::int64_t k = first; k < last; ++k) {
-    const bool from_a = j >= b_count || (i < a_count && !cmp(b[j], a[i]));
-    if (from_a) {
-      out[k] = a[i];
-      if constexpr (has_values<Value>) out_values[k] = a_values[i];
-      ++i;
-    } else {
-      out[k] = b[j];
-      if constexpr (has_values<Value>) out_values[k] = b_values[j];
-      ++j;
-    }
-  }
+  thread::serial_merge(a, a_values, a_count, b, b_values, b_count, first, last, out, out_values,
+                       cmp);
 }
 
 // The pair that output `position` falls in: found by this thread or by its whole warp.
