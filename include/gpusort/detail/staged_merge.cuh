@@ -63,9 +63,10 @@ __device__ __forceinline__ void stage_both(const T* a, int a_count, const T* b, 
 }
 
 // A merge tile's two pieces, a's then b's, keys and values, into shared memory [0, count).
-// Items of 8 bytes or more load both pieces in one unrolled loop: u32:u32 pairs 3-11 % and
-// u64 keys 3-5 % faster per two-way pass. Smaller keys keep one plain loop per piece: the
-// unrolled loop cost them registers and 3-11 % (H200, bench/RESULTS.md run 73).
+// Items of 8 bytes or more load both pieces in one unrolled loop: whole sorts of u32:u32
+// pairs 3-11 % faster, of u64 keys 3-5 % up to 2^24. Smaller items keep one plain loop per
+// piece: for u32 keys the unrolled loop cost registers and 3-11 % (H200, bench/RESULTS.md
+// run 73).
 template <int THREADS, int ITEMS, class Key, class Value>
 __device__ __forceinline__ void stage_pieces(const Key* a_keys, const Value* a_values,
                                              int a_count, const Key* b_keys,

@@ -1,10 +1,11 @@
 // gpusort/thread/serial_merge.cuh — one thread's stretch of a stable merge of two sorted
 // ranges in memory, one comparison an output.
 //
-// Where a merge has too few items per thread to stage (a block's fallback sort of one
-// segment, a warp's pieces), each thread finds where its stretch [first, last) of the output
-// starts with merge_path and then merges serially from there, reading a and b and writing
-// out[first, last) directly. Stretches of different threads are independent, so threads that
+// For merges that read their runs straight from memory rather than staging them in shared
+// memory (randomized_sample's fallback, one block merging a whole segment's runs in device
+// memory; warpsort's rank merge, each lane its share of a warp's pieces): each thread finds
+// where its stretch [first, last) of the output starts with merge_path and then merges
+// serially from there, reading a and b and writing out[first, last) directly. Stretches of different threads are independent, so threads that
 // own consecutive stretches together write the whole merge.
 //
 // Stable: on ties the item of a comes first, as in merge_path. Values travel with their
