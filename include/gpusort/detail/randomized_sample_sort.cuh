@@ -460,11 +460,12 @@ __device__ void rs_fallback_sort(Key* a_keys, Value* a_values, Key* b_keys, Valu
       const std::int64_t start = position / (2 * run) * (2 * run);
       const std::int64_t a_count = min(run, m - start);
       const std::int64_t b_count = min(run, m - start - a_count);
-      const Key* a = buffers.keys + begin + start;
-      const Value* a_values = buffers.values + begin + start;
+      const Key* run_keys = buffers.keys + begin + start;
+      const Value* run_values = buffers.values + begin + start;
       const std::int64_t diagonal = position - start;
-      thread::serial_merge(a, a_values, a_count, a + a_count, a_values + a_count, b_count,
-                           diagonal, min(diagonal + ITEMS, a_count + b_count),
+      thread::serial_merge(run_keys, run_values, a_count, run_keys + a_count,
+                           run_values + a_count, b_count, diagonal,
+                           min(diagonal + ITEMS, a_count + b_count),
                            buffers.other_keys + begin + start,
                            buffers.other_values + begin + start, cmp);
     }
