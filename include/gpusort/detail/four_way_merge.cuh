@@ -101,8 +101,20 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
   }
 }
 
+// The blocks an SM that the pass kernel is compiled for (0: the compiler's choice). The pass is
+// bound by issue, not by memory (ncu, H200, bench/RESULTS.md run 74), so more resident warps
+// pay: items of 8 bytes that the networks merge as 8-byte words (u64 keys, u32:u32 pairs) fit
+// 5 blocks of 256 threads in 48 registers with 8-12 bytes of spill, instead of 4 blocks, and
+// sorts of 2^26-2^28 items measured 2.6-3.5 % faster. Wider network items (ranked doubles,
+// 8-byte structs, 16-byte keys) and wider pairs spill hundreds of bytes at 48 registers.
+template <int THREADS, bool RANKED, class Key, class Value, class Compare>
+constexpr int four_way_min_blocks = THREADS == 256 && item_bytes_of<Key, Value> == 8 &&
+                                            sizeof(merge_network_item<RANKED, Key, Compare>) == 8
+                                        ? 5
+                                        : 0;
+
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, four_way_min_blocks<THREADS, RANKED, Key, Value, Compare>)
     four_way_pass_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
                          four_run_groups<(THREADS - 1) * ITEMS> groups,
                          const thread::four_way_split* splits, Compare cmp) {

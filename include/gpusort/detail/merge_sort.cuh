@@ -13,7 +13,7 @@
 //    tile) measured 2.7x slower: its log2(tile) steps per item made every pass compute-bound
 //    (bench/RESULTS.md). From merge_four_way_from_bytes of items, while there are more than
 //    two runs, a pass merges four runs at once instead (detail/four_way_merge.cuh): half the
-//    passes over memory.
+//    passes over memory; not where the two-way passes merge in wider tiles (merges_four_way).
 // The passes ping-pong between the keys and one scratch copy (detail::ping_pong); the tile
 // sort writes to whichever buffer makes the last pass land in the user's array.
 // The merge pass is shared with device::merge (one pair of runs of any lengths, the local
@@ -528,19 +528,26 @@ struct four_way_tuning {
 // From this many bytes of items the passes merge four runs at once while there are more than
 // two (half the passes over memory). Below it the four-way passes' co-rank searches cost more
 // than the passes they save (run 26: u32 2^26 +15 %, u64 2^26 -1.5 %, u32:u32 2^26 -4 %,
-// 16-byte keys 2^26 -7 %; at 2^28 u64 and u32:u32 -10 %).
+// 16-byte keys 2^26 -7 %; at 2^28 u64 and u32:u32 -10 %; H200, run 75, from 2^27 bytes: u64
+// and u32:u32 at 2^24 17-24 % slower).
 constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1) << 29;
 
+// Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
+// where the two-way passes would merge in the four-way pass's width. Two-way passes in wider
+// tiles (256 x 32 for keys of up to 4 bytes) are faster than four-way ones (H200, run 75: u32
+// keys 7-9 % at 2^27-2^29, u16 14-15 % at 2^28-2^29).
 template <class Key, class Value>
-constexpr bool merges_four_way(std::int64_t n) {
-  return n * static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes) >=
-         merge_four_way_from_bytes;
+constexpr bool merges_four_way(std::int64_t n, int network_width) {
+  constexpr auto item_bytes =
+      static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes);
+  return n * item_bytes >= merge_four_way_from_bytes &&
+         merge_pass_items<Key, Value>(network_width, n) == four_way_tuning<Key, Value>::items;
 }
 
 // The run length after one pass over n items from runs of `run`.
 template <class Key, class Value>
-std::int64_t merged_run(std::int64_t run, std::int64_t n) {
-  return merges_four_way<Key, Value>(n) && 2 * run < n ? 4 * run : 2 * run;
+std::int64_t merged_run(std::int64_t run, std::int64_t n, int network_width) {
+  return merges_four_way<Key, Value>(n, network_width) && 2 * run < n ? 4 * run : 2 * run;
 }
 
 // Scratch: a second copy of keys (and values), and the co-ranks of every merge tile: one per
@@ -552,19 +559,20 @@ struct merge_plan {
   std::int64_t merge_blocks;
   temp_layout<3> layout;
 
-  static std::size_t split_bytes(std::int64_t n, std::int64_t merge_blocks) {
+  static std::size_t split_bytes(std::int64_t n, std::int64_t merge_blocks, int network_width) {
     constexpr std::int64_t tile = four_way_tuning<Key, Value>::tile;
     const std::int64_t four_way_tiles =
         (n + tile - 1) / tile + (n + 4 * tuning::sort_tile - 1) / (4 * tuning::sort_tile);
     return std::max((merge_blocks + 1) * sizeof(std::int64_t),
-                    merges_four_way<Key, Value>(n) ? four_way_tiles * sizeof(thread::four_way_split)
-                                                   : 0);
+                    merges_four_way<Key, Value>(n, network_width)
+                        ? four_way_tiles * sizeof(thread::four_way_split)
+                        : 0);
   }
 
-  explicit merge_plan(std::int64_t n)
+  merge_plan(std::int64_t n, int network_width)
       : merge_blocks(merge_blocks_for<Key, Value>(n)),
         layout({n * sizeof(Key), has_values<Value> ? n * sizeof(Value) : 0,
-                split_bytes(n, merge_blocks)}) {}
+                split_bytes(n, merge_blocks, network_width)}) {}
 };
 
 template <>
@@ -582,8 +590,8 @@ struct algorithm<policy::merge> {
   }
 
   template <class Key, class Value>
-  static std::size_t temp_storage_bytes(const policy::merge&, std::int64_t n) {
-    return merge_plan<Key, Value>(n).layout.total;
+  static std::size_t temp_storage_bytes(const policy::merge& policy, std::int64_t n) {
+    return merge_plan<Key, Value>(n, policy.network_width).layout.total;
   }
 
   template <class Key, class Value, class Compare>
@@ -592,7 +600,7 @@ struct algorithm<policy::merge> {
     using tuning = merge_tuning<Key, Value>;
     constexpr bool ranked_items = needs_ranks<Key, Value, Compare>;
     using shape = merge_sort_shape<Key, Value, ranked_items>;
-    const merge_plan<Key, Value> plan(n);
+    const merge_plan<Key, Value> plan(n, policy.network_width);
     Key* scratch_keys = plan.layout.template get<Key>(temp, 0);
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);
     // The co-ranks of the merge tiles, of one pass at a time.
@@ -624,7 +632,10 @@ struct algorithm<policy::merge> {
     const bool from_warp_runs = runs_from_warps && n >= merge_warp_runs_from;
     const std::int64_t first_run = from_warp_runs ? warp_runs::run : shape::tile;
     int passes = 0;
-    for (std::int64_t run = first_run; run < n; run = merged_run<Key, Value>(run, n)) ++passes;
+    const auto next_run = [&](std::int64_t run) {
+      return merged_run<Key, Value>(run, n, policy.network_width);
+    };
+    for (std::int64_t run = first_run; run < n; run = next_run(run)) ++passes;
     auto buffers = ping_pong<Key, Value>::ending_in(keys, values, scratch_keys, scratch_values,
                                                      passes);
     if (from_warp_runs) {
@@ -639,10 +650,10 @@ struct algorithm<policy::merge> {
              stream>>>(keys, values, buffers.keys, buffers.values, n, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
-    for (std::int64_t run = first_run; run < n; run = merged_run<Key, Value>(run, n)) {
+    for (std::int64_t run = first_run; run < n; run = next_run(run)) {
       using four_way = four_way_tuning<Key, Value>;
       const cudaError_t e =
-          merged_run<Key, Value>(run, n) == 4 * run
+          next_run(run) == 4 * run
               ? launch_four_way_pass<four_way::threads, four_way::items, ranked_items>(
                     buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run, n,
                     four_way_splits, cmp, stream)
