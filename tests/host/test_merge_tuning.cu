@@ -10,6 +10,7 @@
 namespace {
 
 using gpusort::detail::equal_runs;
+using gpusort::detail::four_way_min_blocks;
 using gpusort::detail::four_way_tuning;
 using gpusort::detail::launch_merge_pass;
 using gpusort::detail::merge_pass_items;
@@ -18,6 +19,8 @@ using gpusort::detail::merge_searching_pass_fits;
 using gpusort::detail::merge_tile_sort_storage;
 using gpusort::detail::merge_tuning;
 using gpusort::detail::merge_width_supported;
+using gpusort::detail::merges_four_way;
+using gpusort::detail::needs_ranks;
 using gpusort::detail::no_value;
 using gpusort::detail::ranked;
 using gpusort::detail::staged_merge_storage;
@@ -152,4 +155,50 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
   // a searching kernel with the two co-ranks beside that tile would not compile (ptxas: too
   // much shared data), which fails this file's build.
   [[maybe_unused]] const auto pass = &launch_merge_pass<item<57>, u64, equal_runs, first_byte_less>;
+}
+
+// From merge_four_way_from_bytes the passes merge four runs at once where the two-way passes
+// would merge in the four-way pass's width: not keys of up to 4 bytes in their wide tiles,
+// unless the policy's width is the narrow one; and the temp storage asked for follows.
+TEST_CASE("merge passes merge four runs at once where the two-way tiles are no wider",
+          "[merge][host]") {
+  using u16 = std::uint16_t;
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  constexpr std::int64_t from = gpusort::detail::merge_four_way_from_bytes;
+  STATIC_REQUIRE(merges_four_way<u64, no_value>(from / 8, 0));
+  STATIC_REQUIRE(!merges_four_way<u64, no_value>(from / 8 - 1, 0));
+  STATIC_REQUIRE(merges_four_way<u32, u32>(from / 8, 0));
+  STATIC_REQUIRE(merges_four_way<u16, u32>(from / 6 + 1, 0));
+  STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from / 16, 0));
+  STATIC_REQUIRE(!merges_four_way<u32, no_value>(from, 0));
+  STATIC_REQUIRE(!merges_four_way<u16, no_value>(from, 0));
+  STATIC_REQUIRE(!merges_four_way<u16, u16>(from, 0));
+  STATIC_REQUIRE(merges_four_way<u32, no_value>(from / 4, 16));
+  STATIC_REQUIRE(!merges_four_way<u32, no_value>(from / 4 - 1, 16));
+  using merge = gpusort::detail::algorithm<gpusort::policy::merge>;
+  gpusort::policy::merge narrow{};
+  narrow.network_width = 16;
+  const std::int64_t n = from / 4;
+  CHECK(merge::temp_storage_bytes<u32, no_value>(narrow, n) >
+        merge::temp_storage_bytes<u32, no_value>(gpusort::policy::merge{}, n));
+  CHECK(merge::temp_storage_bytes<u64, no_value>(narrow, from / 8) ==
+        merge::temp_storage_bytes<u64, no_value>(gpusort::policy::merge{}, from / 8));
+}
+
+// The four-way pass runs 5 blocks an SM only for 8-byte items that its networks merge as
+// 8-byte words; the others would spill (ptxas, bench/RESULTS.md run 75).
+TEST_CASE("the four-way pass bounds its registers for 8-byte network words only", "[merge][host]") {
+  using u16 = std::uint16_t;
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  using gpusort::less;
+  STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u64, no_value, less>, u64, no_value, less> == 5);
+  STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u32, u32, less>, u32, u32, less> == 5);
+  STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<double, no_value, less>, double, no_value, less> == 0);
+  STATIC_REQUIRE(four_way_min_blocks<256, true, u16, u64, less> == 0);
+  STATIC_REQUIRE(four_way_min_blocks<256, true, u16, u32, less> == 0);
+  STATIC_REQUIRE(four_way_min_blocks<256, true, item<16>, no_value, first_byte_less> == 0);
+  STATIC_REQUIRE(four_way_tuning<u64, no_value>::threads == 256);
+  STATIC_REQUIRE(four_way_tuning<u32, u32>::threads == 256);
 }

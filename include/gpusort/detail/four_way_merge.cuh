@@ -105,8 +105,8 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
 // bound by issue, not by memory (ncu, H200, bench/RESULTS.md run 74), so more resident warps
 // pay: items of 8 bytes that the networks merge as 8-byte words (u64 keys, u32:u32 pairs) fit
 // 5 blocks of 256 threads in 48 registers with 8-12 bytes of spill, instead of 4 blocks, and
-// sorts of 2^26-2^28 items measured 2.6-3.5 % faster. Wider network items (ranked doubles,
-// 8-byte structs, 16-byte keys) and wider pairs spill hundreds of bytes at 48 registers.
+// sorts of 2^26-2^28 items measured 2.6-3.5 % faster. Other items would spill 32-528 bytes
+// at 48 registers (16-byte keys, u16:u64 and u64:u64 pairs, ranked doubles, 8-byte structs).
 template <int THREADS, bool RANKED, class Key, class Value, class Compare>
 constexpr int four_way_min_blocks = THREADS == 256 && item_bytes_of<Key, Value> == 8 &&
                                             sizeof(merge_network_item<RANKED, Key, Compare>) == 8

@@ -535,7 +535,7 @@ constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1) << 29;
 // Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
 // where the two-way passes would merge in the four-way pass's width. Two-way passes in wider
 // tiles (256 x 32 for keys of up to 4 bytes) are faster than four-way ones (H200, run 75: u32
-// keys 7-9 % at 2^27-2^29, u16 14-15 % at 2^28-2^29).
+// keys 6.5-9.3 % at 2^27-2^29, u16 14-15 % at 2^28-2^29).
 template <class Key, class Value>
 constexpr bool merges_four_way(std::int64_t n, int network_width) {
   constexpr auto item_bytes =
