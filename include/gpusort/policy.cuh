@@ -50,8 +50,8 @@ struct warpsort {
 // of the keys (and values) plus 8 bytes per merge tile.
 struct merge {
   int network_width = 0;  // items a thread's merge network merges in the passes: 0 (tuned by size) or a width the items have
-                          // (16 for 4- and 8-byte keys, and 32 for keys of up to 4 bytes; at 16
-                          // they merge four runs a pass from 2^29 bytes, as wider items do);
+                          // (16 for 4- and 8-byte keys, and 32 for keys of up to 4 bytes; from
+                          // 2^29 bytes the passes merge four runs at once in an item's widest width);
                           // other values: cudaErrorInvalidValue
 };
 

@@ -73,7 +73,7 @@ TEST_CASE("merge_tuning: the measured shapes of the tested types", "[merge][host
   STATIC_REQUIRE(merge_tuning<u32, no_value>::threads == 256);
   STATIC_REQUIRE(merge_tuning<u32, no_value>::sort_items == 16);
   STATIC_REQUIRE(merge_tuning<u32, no_value>::merge_items == 16);
-  STATIC_REQUIRE(four_way_tuning<u32, no_value>::threads == 512);
+  STATIC_REQUIRE(four_way_tuning<u32, no_value>::threads == 256);
   STATIC_REQUIRE(merge_tuning<u64, no_value>::sort_items == 8);
   STATIC_REQUIRE(merge_tuning<u64, no_value>::merge_items == 16);
   STATIC_REQUIRE(merge_tuning<u32, u32>::sort_items == 8);
@@ -171,17 +171,18 @@ TEST_CASE("merge passes merge four runs at once where the two-way tiles are no w
   STATIC_REQUIRE(merges_four_way<u32, u32>(from / 8, 0));
   STATIC_REQUIRE(merges_four_way<u16, u32>(from / 6 + 1, 0));
   STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from / 16, 0));
-  STATIC_REQUIRE(!merges_four_way<u32, no_value>(from, 0));
-  STATIC_REQUIRE(!merges_four_way<u16, no_value>(from, 0));
-  STATIC_REQUIRE(!merges_four_way<u16, u16>(from, 0));
-  STATIC_REQUIRE(merges_four_way<u32, no_value>(from / 4, 16));
-  STATIC_REQUIRE(!merges_four_way<u32, no_value>(from / 4 - 1, 16));
+  STATIC_REQUIRE(merges_four_way<u32, no_value>(from / 4, 0));
+  STATIC_REQUIRE(!merges_four_way<u32, no_value>(from / 4 - 1, 0));
+  STATIC_REQUIRE(merges_four_way<u16, no_value>(from / 2, 0));
+  STATIC_REQUIRE(merges_four_way<u16, u16>(from / 4, 0));
+  STATIC_REQUIRE(!merges_four_way<u32, no_value>(from, 16));
+  STATIC_REQUIRE(four_way_tuning<u32, no_value>::items == 32);
   using merge = gpusort::detail::algorithm<gpusort::policy::merge>;
   gpusort::policy::merge narrow{};
   narrow.network_width = 16;
   const std::int64_t n = from / 4;
-  CHECK(merge::temp_storage_bytes<u32, no_value>(narrow, n) >
-        merge::temp_storage_bytes<u32, no_value>(gpusort::policy::merge{}, n));
+  CHECK(merge::temp_storage_bytes<u32, no_value>(gpusort::policy::merge{}, n) >
+        merge::temp_storage_bytes<u32, no_value>(narrow, n));
   CHECK(merge::temp_storage_bytes<u64, no_value>(narrow, from / 8) ==
         merge::temp_storage_bytes<u64, no_value>(gpusort::policy::merge{}, from / 8));
 }

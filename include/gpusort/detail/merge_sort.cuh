@@ -510,16 +510,16 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
   return cudaLaunchKernelEx(&config, kernel, keys, values, scratch_keys, scratch_values, n, cmp);
 }
 
-// The four-way passes' shape (detail/four_way_merge.cuh): the two-way passes' items a thread,
-// 512 threads where that tile fits 48 KB of shared memory (4-byte keys), else 256. Every
-// tile costs a co-rank search that the two-way passes do not make (four runs), so the larger
-// tile is the cheaper pass (u32 2^28: 15.75 against 16.69 ms, H100, bench/RESULTS.md run 26).
-// Larger tiles would fit the pass's dynamic shared memory but are slower (H200, run 51, at
-// 2^26-2^28): 1024 threads for u32 keys 22-24 %, 512 for u64 keys 3-6 %, u32:u32 pairs 6-8 %
-// and 16-byte keys 33-37 %.
+// The four-way passes' shape (detail/four_way_merge.cuh): the two-way passes' widest items a
+// thread (wide_merge_items), 512 threads where that tile fits 48 KB of shared memory (keys of
+// up to 2 bytes), else 256. Every tile costs a co-rank search that the two-way passes do not
+// make (four runs), so the larger tile is the cheaper pass (u32 2^28: 15.75 against 16.69 ms,
+// H100, bench/RESULTS.md run 26). Larger tiles would fit the pass's dynamic shared memory but
+// are slower (H200, run 51, at 2^26-2^28): 1024 threads for u32 keys 22-24 %, 512 for u64
+// keys 3-6 %, u32:u32 pairs 6-8 % and 16-byte keys 33-37 %.
 template <class Key, class Value>
 struct four_way_tuning {
-  static constexpr int items = merge_tuning<Key, Value>::merge_items;
+  static constexpr int items = merge_tuning<Key, Value>::wide_merge_items;
   static constexpr int threads =
       merge_tuning<Key, Value>::template merge_fits<512, items> ? 512 : merge_tuning<Key, Value>::threads;
   static constexpr int tile = (threads - 1) * items;
@@ -533,9 +533,10 @@ struct four_way_tuning {
 constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1) << 29;
 
 // Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
-// where the two-way passes would merge in the four-way pass's width. Two-way passes in wider
-// tiles (256 x 32 for keys of up to 4 bytes) are faster than four-way ones (H200, run 75: u32
-// keys 6.5-9.3 % at 2^27-2^29, u16 14-15 % at 2^28-2^29).
+// where the passes merge in the four-way pass's width (a network_width naming a narrower one
+// keeps them two-way). Measured on u32 keys (H200, runs 75-76): four-way passes in 256 x 16
+// tiles were 6.5-9.3 % slower than two-way ones in 256 x 32 tiles at 2^27-2^29, four-way
+// passes in 256 x 32 tiles 5.4-6.2 % faster than those at 2^28-2^29 (u16: 2.2-4.5 %).
 template <class Key, class Value>
 constexpr bool merges_four_way(std::int64_t n, int network_width) {
   constexpr auto item_bytes =
