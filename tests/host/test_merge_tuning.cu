@@ -157,10 +157,10 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
   [[maybe_unused]] const auto pass = &launch_merge_pass<item<57>, u64, equal_runs, first_byte_less>;
 }
 
-// From merge_four_way_from_bytes the passes merge four runs at once where the two-way passes
-// would merge in the four-way pass's width: not keys of up to 4 bytes in their wide tiles,
-// unless the policy's width is the narrow one; and the temp storage asked for follows.
-TEST_CASE("merge passes merge four runs at once where the two-way tiles are no wider",
+// From merge_four_way_from_bytes the passes merge four runs at once where they merge in the
+// four-way pass's width, an item's widest: keys of up to 4 bytes too, unless the policy names
+// their narrow width; and the temp storage asked for follows.
+TEST_CASE("merge passes merge four runs at once in the four-way pass's width only",
           "[merge][host]") {
   using u16 = std::uint16_t;
   using u32 = std::uint32_t;
