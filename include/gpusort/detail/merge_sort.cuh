@@ -534,9 +534,10 @@ constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1) << 29;
 
 // Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
 // where the passes merge in the four-way pass's width (a network_width naming a narrower one
-// keeps them two-way). Measured on u32 keys (H200, runs 75-76): four-way passes in 256 x 16
-// tiles were 6.5-9.3 % slower than two-way ones in 256 x 32 tiles at 2^27-2^29, four-way
-// passes in 256 x 32 tiles 5.4-6.2 % faster than those at 2^28-2^29 (u16: 2.2-4.5 %).
+// keeps them two-way). Measured on u32 keys (H200, runs 75-76): two-way passes in 256 x 32
+// tiles were 6.5-9.3 % faster than four-way ones in 512 x 16 tiles at 2^27-2^29, and four-way
+// passes in 256 x 32 tiles 5.4-6.2 % faster than those two-way ones at 2^28-2^29 (u16 keys:
+// 2.2-4.5 %).
 template <class Key, class Value>
 constexpr bool merges_four_way(std::int64_t n, int network_width) {
   constexpr auto item_bytes =
