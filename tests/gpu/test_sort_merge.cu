@@ -187,7 +187,8 @@ TEST_CASE("merge: a four-way pass under the sanitizers", "[merge][sanitize]") {
 // From merge_four_way_from_bytes of items the passes merge four runs at once: whole sorts
 // through them, the array's last group of runs ragged (u64 keys at 2^26 + 12345: the first
 // pass's last group is one run and a piece of one, the last pass's two runs and a piece;
-// 16-byte pairs, stable, on 2^25 + 4000 items; u32 keys in 256 x 32 tiles at 2^27 + 4097).
+// 16-byte pairs, stable, on 2^25 + 4000 items; u32 keys in 256 x 32 tiles at 2^27 + 4097,
+// u16 keys in 512 x 32 tiles at 2^28 + 4097).
 TEST_CASE("merge: four-way passes through the whole sort", "[merge][large]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17);
   check_sort<gpusort::policy::merge, std::uint64_t, no_value>(
@@ -196,6 +197,8 @@ TEST_CASE("merge: four-way passes through the whole sort", "[merge][large]") {
       merge_policy, {dist, (std::int64_t(1) << 25) + 4000}, key16_less{}, true);
   check_sort<gpusort::policy::merge, std::uint32_t, no_value>(
       merge_policy, {dist, (std::int64_t(1) << 27) + 4097}, gpusort::less{}, false);
+  check_sort<gpusort::policy::merge, std::uint16_t, no_value>(
+      merge_policy, {dist, (std::int64_t(1) << 28) + 4097}, gpusort::less{}, false);
 }
 
 TEST_CASE("merge: 2^28 keys and pairs", "[merge][large]") {
