@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -126,62 +127,77 @@ TEST_CASE("merge: keys and pairs from warp runs, the last one short", "[merge][l
 // The four-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each
 // group of four merged on the GPU, against the host's stable merge of the group. Runs that
 // are not multiples of a tile, and a last group of one to four runs, the last one short.
-template <class Key, class Compare>
+// Value no_value merges keys only (the kernels of keys-only sorts, in their own tiles); then
+// the input positions that the host carries only order the reference.
+template <class Key, class Value, class Compare>
 void check_four_way_pass(distribution dist, std::int64_t run, std::int64_t n, Compare cmp) {
   INFO("distribution " << name(dist) << ", run " << run << ", n " << n);
-  using Value = std::uint32_t;
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  using position = std::uint32_t;
   using tuning = gpusort::detail::four_way_tuning<Key, Value>;
   constexpr bool ranked = gpusort::detail::needs_ranks<Key, Value, Compare>;
   std::vector<Key> keys = generate_on_host<Key>(n, dist, 0x4a11);
-  std::vector<std::pair<Key, Value>> items(n);
-  for (std::int64_t i = 0; i < n; ++i) items[i] = {keys[i], static_cast<Value>(i)};
-  const auto by_key = [&](const std::pair<Key, Value>& x, const std::pair<Key, Value>& y) {
+  std::vector<std::pair<Key, position>> items(n);
+  for (std::int64_t i = 0; i < n; ++i) items[i] = {keys[i], static_cast<position>(i)};
+  const auto by_key = [&](const std::pair<Key, position>& x, const std::pair<Key, position>& y) {
     return cmp(x.first, y.first);
   };
   for (std::int64_t start = 0; start < n; start += run)
     std::stable_sort(items.begin() + start, items.begin() + std::min(start + run, n), by_key);
-  std::vector<Value> values(n);
+  std::vector<position> values(n);
   for (std::int64_t i = 0; i < n; ++i) std::tie(keys[i], values[i]) = items[i];
   for (std::int64_t start = 0; start < n; start += 4 * run)
     std::stable_sort(items.begin() + start, items.begin() + std::min(start + 4 * run, n), by_key);
 
   device_buffer<Key> d_keys(keys), d_keys_out(n);
-  device_buffer<Value> d_values(values), d_values_out(n);
+  device_buffer<position> d_values(pairs ? values : std::vector<position>()),
+      d_values_out(pairs ? n : 0);
+  // Keys-only passes take no value arrays (as merge_sort's buffers hold none).
+  const auto as_values = [](position* p) {
+    if constexpr (pairs) return p; else return static_cast<no_value*>(nullptr);
+  };
   device_buffer<gpusort::thread::four_way_split> splits(
       gpusort::detail::four_way_tiles<tuning::threads, tuning::items>(run, n));
   REQUIRE(gpusort::detail::launch_four_way_pass<tuning::threads, tuning::items, ranked>(
-              d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), run, n,
-              splits.data(), cmp, 0) == cudaSuccess);
+              d_keys.data(), as_values(d_values.data()), d_keys_out.data(),
+              as_values(d_values_out.data()), run, n, splits.data(), cmp, 0) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::vector<Key> out_keys = d_keys_out.to_host();
-  const std::vector<Value> out_values = d_values_out.to_host();
+  const std::vector<position> out_values = d_values_out.to_host();
   std::int64_t mismatches = 0;
   for (std::int64_t i = 0; i < n; ++i)
-    mismatches += out_values[i] != items[i].second || cmp(out_keys[i], items[i].first) ||
+    mismatches += (pairs && out_values[i] != items[i].second) || cmp(out_keys[i], items[i].first) ||
                   cmp(items[i].first, out_keys[i]);
   REQUIRE(mismatches == 0);
 }
 
-template <class Key, class Compare>
+template <class Key, class Value, class Compare>
 void check_four_way_pass_shapes(distribution dist, std::int64_t run, Compare cmp) {
   for (const std::int64_t n : {8 * run + 1234, 11 * run + 17, 4 * run, 3 * run - 1})
-    check_four_way_pass<Key>(dist, run, n, cmp);
+    check_four_way_pass<Key, Value>(dist, run, n, cmp);
 }
 
 TEST_CASE("merge: a four-way pass merges each group of four runs stably", "[merge]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
                              distribution::sorted, distribution::reverse_sorted);
   const std::int64_t run = GENERATE(std::int64_t(1000), std::int64_t(4096), std::int64_t(5003));
-  check_four_way_pass_shapes<std::uint32_t>(dist, run, gpusort::less{});
-  check_four_way_pass_shapes<std::int32_t>(dist, run, gpusort::greater{});
-  check_four_way_pass_shapes<std::uint64_t>(dist, run, gpusort::less{});
-  check_four_way_pass_shapes<key16>(dist, run, key16_less{});
+  check_four_way_pass_shapes<std::uint32_t, std::uint32_t>(dist, run, gpusort::less{});
+  check_four_way_pass_shapes<std::int32_t, std::uint32_t>(dist, run, gpusort::greater{});
+  check_four_way_pass_shapes<std::uint64_t, std::uint32_t>(dist, run, gpusort::less{});
+  check_four_way_pass_shapes<key16, std::uint32_t>(dist, run, key16_less{});
+  check_four_way_pass_shapes<std::uint32_t, no_value>(dist, run, gpusort::less{});
+  check_four_way_pass_shapes<std::uint16_t, no_value>(dist, run, gpusort::less{});
 }
 
+// Pairs, and keys only in the tiles of keys-only sorts (u32 256 x 32, u16 512 x 32).
 TEST_CASE("merge: a four-way pass under the sanitizers", "[merge][sanitize]") {
-  check_four_way_pass<std::uint32_t>(distribution::few_distinct_17, 1000, 11 * 1000 + 17, gpusort::less{});
-  check_four_way_pass<std::uint32_t>(distribution::uniform, 4096, 8 * 4096 + 1234, gpusort::less{});
-  check_four_way_pass<key16>(distribution::few_distinct_2, 1000, 8 * 1000 + 1234, key16_less{});
+  using u32 = std::uint32_t;
+  check_four_way_pass<u32, u32>(distribution::few_distinct_17, 1000, 11 * 1000 + 17, gpusort::less{});
+  check_four_way_pass<u32, u32>(distribution::uniform, 4096, 8 * 4096 + 1234, gpusort::less{});
+  check_four_way_pass<key16, u32>(distribution::few_distinct_2, 1000, 8 * 1000 + 1234, key16_less{});
+  check_four_way_pass<u32, no_value>(distribution::uniform, 9000, 11 * 9000 + 17, gpusort::less{});
+  check_four_way_pass<std::uint16_t, no_value>(distribution::few_distinct_17, 17000, 8 * 17000 + 1234,
+                                               gpusort::less{});
 }
 
 // From merge_four_way_from_bytes of items the passes merge four runs at once: whole sorts
