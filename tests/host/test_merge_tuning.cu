@@ -187,15 +187,17 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
         merge::temp_storage_bytes<u64, no_value>(gpusort::policy::merge{}, from / 8));
 }
 
-// The four-way pass runs 5 blocks an SM only for 8-byte items that its networks merge as
-// 8-byte words; the others would spill (ptxas, bench/RESULTS.md run 75).
-TEST_CASE("the four-way pass bounds its registers for 8-byte network words only", "[merge][host]") {
+// The four-way pass runs 5 blocks an SM only for 4- and 8-byte items that its networks merge
+// as words of their own size; the others would spill (ptxas, bench/RESULTS.md runs 75, 77).
+TEST_CASE("the four-way pass bounds its registers for 4- and 8-byte network words only", "[merge][host]") {
   using u16 = std::uint16_t;
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
   using gpusort::less;
   STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u64, no_value, less>, u64, no_value, less> == 5);
   STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u32, u32, less>, u32, u32, less> == 5);
+  STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u32, no_value, less>, u32, no_value, less> == 5);
+  STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u16, u16, less>, u16, u16, less> == 0);
   STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<double, no_value, less>, double, no_value, less> == 0);
   STATIC_REQUIRE(four_way_min_blocks<256, true, u16, u64, less> == 0);
   STATIC_REQUIRE(four_way_min_blocks<256, true, u16, u32, less> == 0);

@@ -103,15 +103,21 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
 
 // The blocks an SM that the pass kernel is compiled for (0: the compiler's choice). The pass is
 // bound by issue, not by memory (ncu, H200, bench/RESULTS.md run 74), so more resident warps
-// pay: items of 8 bytes that the networks merge as 8-byte words (u64 keys, u32:u32 pairs) fit
-// 5 blocks of 256 threads in 48 registers with 8-12 bytes of spill, instead of 4 blocks, and
-// sorts of 2^26-2^28 items measured 2.6-3.5 % faster. Other items would spill 32-528 bytes
-// at 48 registers (16-byte keys, u16:u64 and u64:u64 pairs, ranked doubles, 8-byte structs).
+// pay where the networks merge items as words of the items' own size:
+// - 8 bytes (u64 keys, u32:u32 pairs): 5 blocks of 256 threads fit in 48 registers with 8-12
+//   bytes of spill, instead of 4 blocks; sorts of 2^26-2^28 items 2.6-3.5 % faster (run 75);
+// - 4 bytes (u32, i32 keys; 256 x 32 tiles): 48 registers with 4 bytes of spill, instead of 61;
+//   sorts of 2^27-2^28 u32 keys 3.2-3.8 % faster (run 77).
+// Other items would spill 32-528 bytes at 48 registers (16-byte keys, u16:u64 and u64:u64
+// pairs, ranked doubles, 8-byte structs). The two-way pass kernels, bound likewise to 6 blocks
+// in 256 x 32 tiles of u32 keys (40 registers, no spill), made sorts of 2^22-2^26 keys 1.6-9.5 %
+// slower (run 77).
 template <int THREADS, bool RANKED, class Key, class Value, class Compare>
-constexpr int four_way_min_blocks = THREADS == 256 && item_bytes_of<Key, Value> == 8 &&
-                                            sizeof(merge_network_item<RANKED, Key, Compare>) == 8
-                                        ? 5
-                                        : 0;
+constexpr int four_way_min_blocks =
+    THREADS == 256 && (item_bytes_of<Key, Value> == 8 || item_bytes_of<Key, Value> == 4) &&
+            sizeof(merge_network_item<RANKED, Key, Compare>) == item_bytes_of<Key, Value>
+        ? 5
+        : 0;
 
 template <int THREADS, int ITEMS, bool RANKED, class Key, class Value, class Compare>
 __global__ void __launch_bounds__(THREADS, four_way_min_blocks<THREADS, RANKED, Key, Value, Compare>)
