@@ -4,21 +4,22 @@
 //
 // The runs of each group of four are merged as merge(merge(r0, r1), merge(r2, r3)), which is
 // stable (ties go to the lower run). Each group's output is cut into tiles of (THREADS - 1)
-// * ITEMS items; thread::four_way_merge_path gives the four co-ranks of every tile start. A
+// * ITEMS items; thread::four_way_select gives the four co-ranks of every tile start. A
 // block stages its four pieces in shared memory, merges r0 with r1 and r2 with r3 in place
 // (detail/staged_merge.cuh: every thread one job of at most ITEMS outputs — a tile one job
 // short of THREADS * ITEMS leaves room for the job the two pairs share when neither ends on
 // a job boundary), then merges the two results, and writes the tile once.
-// What it costs (H100, u32 2^28, bench/RESULTS.md run 26): a four-way pass 1.44 ms against
-// 2 x 0.915 for the two two-way passes it replaces; its co-rank searches are nested (each
-// probe of the outer merge path searches an inner pair), about log2(w)^2 loads for runs of w,
-// so they are what decides where it pays: policy::merge takes it for large inputs only.
+// What it costs (H200, bench/RESULTS.md runs 77-78): the merge kernel 0.73-0.77x the two
+// two-way ones it replaces. The partition decides where four-way passes pay: with nested
+// merge-path searches (a chain of about log2(w)^2 / 2 loads for runs of w) it took 16.6 % of
+// a u32 sort at 2^28; four_way_select made the sorts that take four-way passes 1.3-4.5 %
+// faster, still not enough for them to pay on fewer bytes (policy::merge's threshold).
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/staged_merge.cuh>
-#include <gpusort/thread/four_way_merge_path.cuh>
+#include <gpusort/thread/four_way_select.cuh>
 
 #include <cuda_runtime.h>
 
@@ -66,11 +67,6 @@ struct four_run_groups {
 // search for every tile made the partition cost more than the merge it saves, bench/RESULTS.md
 // run 26).
 constexpr std::int64_t four_way_coarse_stride = 16;
-// Outer probes a step (thread::four_way_merge_path_between): the coarse searches are few
-// chains of dependent loads, which probing several points at once shortens; the others
-// are many, and bound by how many sectors of device memory they read, which more probes
-// would multiply (bench/RESULTS.md run 27).
-constexpr int four_way_coarse_probes = 3, four_way_fine_probes = 1;
 
 // splits[i]: the four co-ranks of tile i's first output; COARSE: of the coarse tiles only,
 // otherwise of the others (after the coarse ones).
@@ -87,8 +83,7 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
   const Key* runs[4];
   for (int j = 0; j < 4; ++j) runs[j] = keys + t.run_begin[j];
   if constexpr (COARSE) {
-    splits[i] =
-        thread::four_way_merge_path<four_way_coarse_probes>(runs, t.run_count, t.position, cmp);
+    splits[i] = thread::four_way_select(runs, t.run_count, t.position, cmp);
   } else {
     const std::int64_t group_tiles = (t.group_count + TILE - 1) / TILE;
     const std::int64_t next_coarse = in_group - past_coarse + four_way_coarse_stride;
@@ -96,8 +91,8 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
         next_coarse < group_tiles
             ? splits[i - past_coarse + four_way_coarse_stride]
             : thread::four_way_split{{t.run_count[0], t.run_count[1], t.run_count[2], t.run_count[3]}};
-    splits[i] = thread::four_way_merge_path_between<four_way_fine_probes>(
-        runs, t.run_count, t.position, splits[i - past_coarse], high, cmp);
+    splits[i] = thread::four_way_select_between(runs, t.run_count, t.position,
+                                                splits[i - past_coarse], high, cmp);
   }
 }
 

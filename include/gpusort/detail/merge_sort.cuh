@@ -529,7 +529,8 @@ struct four_way_tuning {
 // two (half the passes over memory). Below it the four-way passes' co-rank searches cost more
 // than the passes they save (run 26: u32 2^26 +15 %, u64 2^26 -1.5 %, u32:u32 2^26 -4 %,
 // 16-byte keys 2^26 -7 %; at 2^28 u64 and u32:u32 -10 %; H200, run 75, from 2^27 bytes: u64
-// and u32:u32 at 2^24 17-24 % slower).
+// and u32:u32 at 2^24 17-24 % slower; run 78, with thread::four_way_select, from 2^27 or 2^28
+// bytes: 1.7-24 % slower at each size that moves).
 constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1) << 29;
 
 // Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,

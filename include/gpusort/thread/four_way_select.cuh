@@ -1,0 +1,183 @@
+// gpusort/thread/four_way_select.cuh — co-ranks of a diagonal of the merge of four sorted
+// runs by multisequence selection, in about log2(diagonal) steps of one parallel load each.
+//
+// Satish et al.'s multi-way merge reads k sorted runs at once so that the data crosses device
+// memory fewer times; splitting that merge into equal output tiles needs, for an output
+// position, how many items of each run precede it. A merge-path search whose every probe runs
+// an inner merge-path search finds them in a chain of about log2(w)^2 / 2 dependent loads for
+// runs of w, which is what the four-way pass's partition used to wait on (bench/RESULTS.md run
+// 77 §7). Selection instead refines the answer one bit of the positions a step (after Varman
+// et al.'s multisequence selection): at step h (a power of two) it holds, for every run, how
+// many of its items h - 1, 2h - 1, 3h - 1, ... ("h-lasts") lie among the `diagonal` first of
+// the merge's order, to within the one h-last that step h / 2 decides. Going from h to h / 2
+// keeps every h-last selected before and adds the h / 2-last in the middle of each run's first
+// unselected h-block (one load a run, the four in parallel): the floor(diagonal / (h / 2))
+// smallest h / 2-lasts lie among these, and a few exchanges of a largest selected item for a
+// smallest unselected one (at most four a step, each a load) find them. At step 1 the h-lasts
+// are the items and the selection is the answer.
+//
+// The merge's order is the stable four-way merge's, merge(merge(r0, r1), merge(r2, r3)):
+// by key under cmp, ties by run, then by position. Positions past a run's end act as items
+// after every real one (ordered by run and position too), so every step has four
+// candidates; they are never loaded, and never selected at step 1.
+//
+// Preconditions: each run sorted under cmp (a strict weak ordering); 0 <= diagonal <= the
+// sum of the counts. A comparator that is no strict weak ordering still gets co-ranks inside
+// the runs that sum to the diagonal.
+// Result: taken[j] items of run j precede the diagonal; their sum is the diagonal.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace gpusort {
+namespace detail {
+
+// One item of the four runs (or a position past its run's end) in the merge's order.
+template <class Key>
+struct selection_item {
+  Key key;
+  std::int64_t position;
+  int run;
+  bool real;
+
+  template <class Compare>
+  __host__ __device__ bool precedes(const selection_item& other, Compare cmp) const {
+    if (real != other.real) return real;
+    if (real) {
+      if (cmp(key, other.key)) return true;
+      if (cmp(other.key, key)) return false;
+    }
+    return run < other.run || (run == other.run && position < other.position);
+  }
+};
+
+template <class It, class Key>
+__host__ __device__ inline selection_item<Key> selection_item_at(It run_begin, std::int64_t count,
+                                                                 int run, std::int64_t position) {
+  selection_item<Key> item{Key{}, position, run, position < count};
+  if (item.real) item.key = run_begin[position];
+  return item;
+}
+
+}  // namespace detail
+
+namespace thread {
+
+struct four_way_split {
+  std::int64_t taken[4];
+};
+
+template <class It, class Compare>
+__host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
+                                                          const std::int64_t (&counts)[4],
+                                                          std::int64_t diagonal, Compare cmp) {
+  using Key = std::decay_t<decltype(runs[0][0])>;
+  using item = detail::selection_item<Key>;
+  // The first step is the largest power of two h with floor(diagonal / h) <= 1: selecting
+  // none of the 2h-lasts is then right, and each step keeps the invariant above.
+  std::int64_t h = 1;
+  while (2 * h <= diagonal) h *= 2;
+  std::int64_t selected[4] = {0, 0, 0, 0};  // h-lasts of each run among the smallest
+  item last[4];                             // each run's largest selected h-last
+#pragma unroll
+  for (int j = 0; j < 4; ++j) last[j] = item{Key{}, -1, j, true};
+  for (; h >= 1; h /= 2) {
+    item next[4];  // each run's smallest unselected h-last that may still enter
+    bool open[4];
+    std::int64_t total = 0;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      selected[j] *= 2;  // the 2h-lasts selected are the even h-lasts: their tails stay
+      next[j] = detail::selection_item_at<It, Key>(runs[j], counts[j], j, selected[j] * h + h - 1);
+      open[j] = true;
+      total += selected[j];
+    }
+    const std::int64_t wanted = diagonal / h;  // total or total + 1
+    // Take the smallest candidate while one is wanted, then exchange while a candidate
+    // precedes the largest selected item; each exchange takes one candidate for good (a
+    // run's item after its taken candidate follows a 2h-last never selected), so at most
+    // four.
+    for (int round = 0; round < 5; ++round) {
+      int in = -1;
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (open[j] && (in < 0 || next[j].precedes(next[in], cmp))) in = j;
+      if (in < 0) break;
+      if (total < wanted) {
+        ++selected[in];
+        ++total;
+        last[in] = next[in];
+        open[in] = false;
+        continue;
+      }
+      int out = -1;
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (selected[j] > 0 && (out < 0 || last[out].precedes(last[j], cmp))) out = j;
+      if (out < 0 || !next[in].precedes(last[out], cmp)) break;
+      // The largest selected item leaves; its run's new largest is one h-last back.
+      --selected[out];
+      next[out] = last[out];
+      open[out] = false;  // it follows every item selected from now on
+      last[out] = selected[out] > 0 ? detail::selection_item_at<It, Key>(runs[out], counts[out], out,
+                                                                         selected[out] * h - 1)
+                                    : item{Key{}, -1, out, true};
+      ++selected[in];
+      last[in] = next[in];
+      open[in] = false;
+    }
+  }
+  // A comparator that is no strict weak ordering may leave positions past a run's end
+  // selected; they move to runs with items left, so that the co-ranks stay inside the runs
+  // and still sum to the diagonal.
+  std::int64_t past_end = 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    if (selected[j] > counts[j]) {
+      past_end += selected[j] - counts[j];
+      selected[j] = counts[j];
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const std::int64_t room = counts[j] - selected[j], moved = room < past_end ? room : past_end;
+    selected[j] += moved;
+    past_end -= moved;
+  }
+  return {{selected[0], selected[1], selected[2], selected[3]}};
+}
+
+// four_way_select of `diagonal` when the splits `low` and `high` of two diagonals at or before
+// and at or after it are known: the selection among the items between them.
+template <class It, class Compare>
+__host__ __device__ inline four_way_split four_way_select_between(
+    const It (&runs)[4], const std::int64_t (&counts)[4], std::int64_t diagonal,
+    const four_way_split& low, const four_way_split& high, Compare cmp) {
+  // Bounds clamped to the runs; bounds that do not hold the diagonal (a comparator that is no
+  // strict weak ordering) give way to the whole runs.
+  std::int64_t from[4], to[4], before = 0, after = 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    from[j] = low.taken[j] < 0 ? 0 : low.taken[j] > counts[j] ? counts[j] : low.taken[j];
+    to[j] = high.taken[j] < from[j] ? from[j] : high.taken[j] > counts[j] ? counts[j] : high.taken[j];
+    before += from[j];
+    after += to[j];
+  }
+  const bool bounded = before <= diagonal && diagonal <= after;
+  It middle[4];
+  std::int64_t middle_counts[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    if (!bounded) from[j] = 0, to[j] = counts[j];
+    middle[j] = runs[j] + from[j];
+    middle_counts[j] = to[j] - from[j];
+  }
+  four_way_split split = four_way_select(middle, middle_counts, bounded ? diagonal - before : diagonal, cmp);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) split.taken[j] += from[j];
+  return split;
+}
+
+}  // namespace thread
+}  // namespace gpusort
