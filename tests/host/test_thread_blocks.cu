@@ -5,6 +5,7 @@
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/thread/compare_exchange.cuh>
+#include <gpusort/thread/four_way_merge_path.cuh>
 #include <gpusort/thread/four_way_select.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/pivot_select.cuh>
@@ -171,11 +172,12 @@ void check_serial_merge_stretches(Compare cmp, std::uint32_t seed) {
 }
 
 // The stable merge of four runs is merge(merge(r0, r1), merge(r2, r3)); at every diagonal,
-// four_way_select must count for each run the items of it that this merge puts before the
-// diagonal, and so must four_way_select_between started from the splits of a diagonal before
-// and one after it.
-template <class Compare>
-void check_four_way_select_all_diagonals(Compare cmp, std::uint32_t seed) {
+// a four-way split must count for each run the items of it that this merge puts before the
+// diagonal: search(starts, counts, d), and between(starts, counts, d, low, high) started from
+// the splits of a diagonal before and one after it.
+template <class Compare, class Search, class Between>
+void check_four_way_splits_all_diagonals(Compare cmp, std::uint32_t seed, Search search,
+                                         Between between) {
   std::mt19937 rng(seed);
   const int lengths[] = {0, 1, 3, 8, 17, 33};
   for (shape s : all_shapes) {
@@ -198,17 +200,41 @@ void check_four_way_select_all_diagonals(Compare cmp, std::uint32_t seed) {
       }
       for (std::int64_t d = 0; d <= total; ++d) {
         CAPTURE(int(s), trial, counts[0], counts[1], counts[2], counts[3], d);
-        const auto split = gpusort::thread::four_way_select(starts, counts, d, cmp);
+        const auto split = search(starts, counts, d);
         for (int j = 0; j < 4; ++j) REQUIRE(split.taken[j] == expected[d].taken[j]);
         const std::int64_t low = static_cast<std::int64_t>(rng() % (d + 1));
         const std::int64_t high = d + static_cast<std::int64_t>(rng() % (total - d + 1));
         CAPTURE(low, high);
-        const auto bounded = gpusort::thread::four_way_select_between(starts, counts, d, expected[low],
-                                                                      expected[high], cmp);
+        const auto bounded = between(starts, counts, d, expected[low], expected[high]);
         for (int j = 0; j < 4; ++j) REQUIRE(bounded.taken[j] == expected[d].taken[j]);
       }
     }
   }
+}
+
+// PROBES: outer probes a step (1: a binary search; more: a (PROBES + 1)-ary one).
+template <int PROBES, class Compare>
+void check_four_way_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
+  check_four_way_splits_all_diagonals(
+      cmp, seed,
+      [cmp](const auto& starts, const auto& counts, std::int64_t d) {
+        return gpusort::thread::four_way_merge_path<PROBES>(starts, counts, d, cmp);
+      },
+      [cmp](const auto& starts, const auto& counts, std::int64_t d, const auto& low, const auto& high) {
+        return gpusort::thread::four_way_merge_path_between<PROBES>(starts, counts, d, low, high, cmp);
+      });
+}
+
+template <class Compare>
+void check_four_way_select_all_diagonals(Compare cmp, std::uint32_t seed) {
+  check_four_way_splits_all_diagonals(
+      cmp, seed,
+      [cmp](const auto& starts, const auto& counts, std::int64_t d) {
+        return gpusort::thread::four_way_select(starts, counts, d, cmp);
+      },
+      [cmp](const auto& starts, const auto& counts, std::int64_t d, const auto& low, const auto& high) {
+        return gpusort::thread::four_way_select_between(starts, counts, d, low, high, cmp);
+      });
 }
 
 // Reads a[i] = i * step + offset without storing it: lets the search run on 64-bit
@@ -260,6 +286,16 @@ TEST_CASE("serial_merge stretches side by side match std::merge", "[thread][seri
   SECTION("pairs, descending") { check_serial_merge_stretches<true>(key_greater{}, 14u); }
 }
 
+TEST_CASE("four_way_merge_path matches a stable four-way merge on every diagonal",
+          "[thread][merge_path]") {
+  SECTION("ascending, one probe") { check_four_way_merge_path_all_diagonals<1>(key_less{}, 3u); }
+  SECTION("descending, one") { check_four_way_merge_path_all_diagonals<1>(key_greater{}, 4u); }
+  SECTION("ascending, two probes") { check_four_way_merge_path_all_diagonals<2>(key_less{}, 5u); }
+  SECTION("ascending, three probes") { check_four_way_merge_path_all_diagonals<3>(key_less{}, 6u); }
+  SECTION("descending, three") { check_four_way_merge_path_all_diagonals<3>(key_greater{}, 7u); }
+  SECTION("ascending, seven probes") { check_four_way_merge_path_all_diagonals<7>(key_less{}, 8u); }
+}
+
 TEST_CASE("four_way_select matches a stable four-way merge on every diagonal",
           "[thread][merge_path]") {
   SECTION("ascending") { check_four_way_select_all_diagonals(key_less{}, 9u); }
@@ -268,9 +304,8 @@ TEST_CASE("four_way_select matches a stable four-way merge on every diagonal",
 
 TEST_CASE("four_way_select uses 64-bit counts and reads at most 8 items a bit of the diagonal",
           "[thread][merge_path]") {
-  // Run j holds 4i + j: the merge is 0, 1, 2, ..., so before diagonal d run j has
-  // ceil((d - j) / 4) items. Each step reads the four candidates and one item an exchange, at
-  // most four: 8 reads a step, one step a bit of the diagonal.
+  // As for four_way_merge_path below: run j holds 4i + j. Each step reads the four candidates
+  // and one item an exchange, at most four: 8 reads a step, one step a bit of the diagonal.
   const std::int64_t count = std::int64_t(1) << 33;
   const std::int64_t counts[4] = {count, count, count, count};
   for (const std::int64_t d : {std::int64_t(0), std::int64_t(1), std::int64_t(5),
@@ -284,7 +319,51 @@ TEST_CASE("four_way_select uses 64-bit counts and reads at most 8 items a bit of
   }
 }
 
-TEST_CASE("four_way_select stays inside the runs under a comparator that is no order",
+TEST_CASE("merge_paths_between gives each search merge_path's co-rank", "[thread][merge_path]") {
+  // Five searches over runs of their own, each from bounds around its answer (or the whole
+  // grid), so that they end after different numbers of steps.
+  std::mt19937 rng(9u);
+  for (shape s : all_shapes) {
+    for (int trial = 0; trial < 200; ++trial) {
+      constexpr int n = 5;
+      std::vector<tagged> a[n], b[n];
+      gpusort::thread::merge_path_query<const tagged*> q[n];
+      std::int64_t expected[n];
+      for (int j = 0; j < n; ++j) {
+        a[j] = make_run(0, static_cast<int>(rng() % 70), s, rng, key_less{});
+        b[j] = make_run(1, static_cast<int>(rng() % 70), s, rng, key_less{});
+        const std::int64_t na = static_cast<std::int64_t>(a[j].size());
+        const std::int64_t nb = static_cast<std::int64_t>(b[j].size());
+        const std::int64_t d = static_cast<std::int64_t>(rng() % (na + nb + 1));
+        expected[j] = gpusort::thread::merge_path(a[j].data(), na, b[j].data(), nb, d, key_less{});
+        const bool whole = rng() % 3 == 0;
+        const std::int64_t lo = whole ? 0 : expected[j] - static_cast<std::int64_t>(rng() % 9);
+        const std::int64_t hi = whole ? d : expected[j] + static_cast<std::int64_t>(rng() % 9);
+        q[j] = {a[j].data(), b[j].data(), na, nb, d, lo, hi};
+      }
+      gpusort::thread::merge_paths_between(q, key_less{});
+      for (int j = 0; j < n; ++j) {
+        CAPTURE(int(s), trial, j);
+        REQUIRE(q[j].lo == expected[j]);
+      }
+    }
+  }
+}
+
+TEST_CASE("four_way_merge_path uses 64-bit counts", "[thread][merge_path]") {
+  // Run j holds 4i + j: the merge is 0, 1, 2, ..., so before diagonal d run j has
+  // ceil((d - j) / 4) items.
+  const std::int64_t count = std::int64_t(1) << 33;
+  const affine_range runs[4] = {{4, 0}, {4, 1}, {4, 2}, {4, 3}};
+  const std::int64_t counts[4] = {count, count, count, count};
+  for (const std::int64_t d : {std::int64_t(0), std::int64_t(5), (std::int64_t(1) << 34) + 2,
+                               4 * count - 1, 4 * count}) {
+    const auto split = gpusort::thread::four_way_merge_path(runs, counts, d, gpusort::less{});
+    for (int j = 0; j < 4; ++j) REQUIRE(split.taken[j] == std::max<std::int64_t>(0, (d - j + 3) / 4));
+  }
+}
+
+TEST_CASE("four-way splits stay inside the runs under a comparator that is no order",
           "[thread][merge_path]") {
   // A comparator that answers at random breaks every bound the search derives; the co-ranks
   // must still lie inside their runs and sum to the diagonal.
@@ -302,9 +381,15 @@ TEST_CASE("four_way_select stays inside the runs under a comparator that is no o
     const std::int64_t total = counts[0] + counts[1] + counts[2] + counts[3];
     const std::int64_t d = static_cast<std::int64_t>(rng() % (total + 1));
     // Bounds that claim anything: each split of a random diagonal under the same coin.
-    const auto low = gpusort::thread::four_way_select(starts, counts, rng() % (total + 1), coin);
-    const auto high = gpusort::thread::four_way_select(starts, counts, rng() % (total + 1), coin);
-    for (const auto& split : {gpusort::thread::four_way_select(starts, counts, d, coin),
+    const auto low = gpusort::thread::four_way_merge_path(starts, counts, rng() % (total + 1), coin);
+    const auto high = gpusort::thread::four_way_merge_path(starts, counts, rng() % (total + 1), coin);
+    for (const auto& split : {gpusort::thread::four_way_merge_path<1>(starts, counts, d, coin),
+                              gpusort::thread::four_way_merge_path<3>(starts, counts, d, coin),
+                              gpusort::thread::four_way_merge_path_between<1>(starts, counts, d, low,
+                                                                              high, coin),
+                              gpusort::thread::four_way_merge_path_between<3>(starts, counts, d, low,
+                                                                              high, coin),
+                              gpusort::thread::four_way_select(starts, counts, d, coin),
                               gpusort::thread::four_way_select_between(starts, counts, d, low, high,
                                                                        coin)}) {
       std::int64_t sum = 0;

@@ -10,15 +10,16 @@
 // short of THREADS * ITEMS leaves room for the job the two pairs share when neither ends on
 // a job boundary), then merges the two results, and writes the tile once.
 // What it costs (H200, bench/RESULTS.md runs 77-78): the merge kernel 0.73-0.77x the two
-// two-way ones it replaces. The partition decides where four-way passes pay: with nested
-// merge-path searches (a chain of about log2(w)^2 / 2 loads for runs of w) it took 16.6 % of
-// a u32 sort at 2^28; four_way_select made the sorts that take four-way passes 1.3-4.5 %
-// faster, still not enough for them to pay on fewer bytes (policy::merge's threshold).
+// two-way ones it replaces. The co-rank searches decide where four-way passes pay: nested
+// merge-path searches (thread::four_way_merge_path, a chain of about log2(w)^2 / 2 loads for
+// runs of w) took 16.6 % of a u32 sort at 2^28; four_way_select_partition says where
+// multisequence selection replaces them.
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/staged_merge.cuh>
+#include <gpusort/thread/four_way_merge_path.cuh>
 #include <gpusort/thread/four_way_select.cuh>
 
 #include <cuda_runtime.h>
@@ -67,6 +68,17 @@ struct four_run_groups {
 // search for every tile made the partition cost more than the merge it saves, bench/RESULTS.md
 // run 26).
 constexpr std::int64_t four_way_coarse_stride = 16;
+// Outer probes a step (thread::four_way_merge_path_between): the coarse searches are few
+// chains of dependent loads, which probing several points at once shortens; the others
+// are many, and bound by how many sectors of device memory they read, which more probes
+// would multiply (bench/RESULTS.md run 27).
+constexpr int four_way_coarse_probes = 3, four_way_fine_probes = 1;
+// Whether the searches are thread::four_way_select's (about log2(w) steps of one parallel
+// load) rather than nested merge paths. Selection holds eight keys at a time: keys of up to 8
+// bytes sorted 1.3-4.5 % faster with it (u32, u64, u32:u32 at 2^26-2^28, run 78), 64-byte keys
+// 7.2 % slower at 2^24 (bench_sort, run 78).
+template <class Key>
+constexpr bool four_way_select_partition = sizeof(Key) <= 8;
 
 // splits[i]: the four co-ranks of tile i's first output; COARSE: of the coarse tiles only,
 // otherwise of the others (after the coarse ones).
@@ -83,16 +95,24 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
   const Key* runs[4];
   for (int j = 0; j < 4; ++j) runs[j] = keys + t.run_begin[j];
   if constexpr (COARSE) {
-    splits[i] = thread::four_way_select(runs, t.run_count, t.position, cmp);
+    if constexpr (four_way_select_partition<Key>)
+      splits[i] = thread::four_way_select(runs, t.run_count, t.position, cmp);
+    else
+      splits[i] =
+          thread::four_way_merge_path<four_way_coarse_probes>(runs, t.run_count, t.position, cmp);
   } else {
     const std::int64_t group_tiles = (t.group_count + TILE - 1) / TILE;
     const std::int64_t next_coarse = in_group - past_coarse + four_way_coarse_stride;
+    const thread::four_way_split low = splits[i - past_coarse];
     const thread::four_way_split high =
         next_coarse < group_tiles
             ? splits[i - past_coarse + four_way_coarse_stride]
             : thread::four_way_split{{t.run_count[0], t.run_count[1], t.run_count[2], t.run_count[3]}};
-    splits[i] = thread::four_way_select_between(runs, t.run_count, t.position,
-                                                splits[i - past_coarse], high, cmp);
+    if constexpr (four_way_select_partition<Key>)
+      splits[i] = thread::four_way_select_between(runs, t.run_count, t.position, low, high, cmp);
+    else
+      splits[i] = thread::four_way_merge_path_between<four_way_fine_probes>(
+          runs, t.run_count, t.position, low, high, cmp);
   }
 }
 

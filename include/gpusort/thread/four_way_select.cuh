@@ -1,16 +1,15 @@
 // gpusort/thread/four_way_select.cuh — co-ranks of a diagonal of the merge of four sorted
 // runs by multisequence selection, in about log2(diagonal) steps of one parallel load each.
 //
-// Satish et al.'s multi-way merge reads k sorted runs at once so that the data crosses device
-// memory fewer times; splitting that merge into equal output tiles needs, for an output
-// position, how many items of each run precede it. A merge-path search whose every probe runs
-// an inner merge-path search finds them in a chain of about log2(w)^2 / 2 dependent loads for
-// runs of w, which is what the four-way pass's partition used to wait on (bench/RESULTS.md run
-// 77 §7). Selection instead refines the answer one bit of the positions a step (after Varman
-// et al.'s multisequence selection): at step h (a power of two) it holds, for every run, how
-// many of its items h - 1, 2h - 1, 3h - 1, ... ("h-lasts") lie among the `diagonal` first of
-// the merge's order, to within the one h-last that step h / 2 decides. Going from h to h / 2
-// keeps every h-last selected before and adds the h / 2-last in the middle of each run's first
+// thread::four_way_merge_path finds the co-ranks by a merge-path search whose every probe
+// runs an inner merge-path search: a chain of about log2(w)^2 / 2 dependent loads, which
+// is what the four-way pass's partition waited on (bench/RESULTS.md run 77 §7; it still does
+// for keys wider than 8 bytes, detail::four_way_select_partition). Selection
+// instead refines the answer one bit of the positions a step (after Varman et al.'s
+// multisequence selection): at step h (a power of two) it holds, for every run, how many of
+// its items h - 1, 2h - 1, 3h - 1, ... ("h-lasts") lie among the `diagonal` first of the
+// merge's order, to within the one h-last that step h / 2 decides. Going from h to h / 2 keeps
+// every h-last selected before and adds the h / 2-last in the middle of each run's first
 // unselected h-block (one load a run, the four in parallel): the floor(diagonal / (h / 2))
 // smallest h / 2-lasts lie among these, and a few exchanges of a largest selected item for a
 // smallest unselected one (at most four a step, each a load) find them. At step 1 the h-lasts
@@ -26,6 +25,8 @@
 // the runs that sum to the diagonal.
 // Result: taken[j] items of run j precede the diagonal; their sum is the diagonal.
 #pragma once
+
+#include <gpusort/thread/four_way_merge_path.cuh>
 
 #include <cstdint>
 #include <type_traits>
@@ -63,10 +64,6 @@ __host__ __device__ inline selection_item<Key> selection_item_at(It run_begin, s
 }  // namespace detail
 
 namespace thread {
-
-struct four_way_split {
-  std::int64_t taken[4];
-};
 
 template <class It, class Compare>
 __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace gpusort {
 namespace thread {
@@ -55,6 +56,55 @@ __host__ __device__ inline Size merge_path_between(ItA a, Size a_count, ItB b, S
     }
   }
   return lo;
+}
+
+// One merge_path_between search: runs a and b, the diagonal, the known bounds [lo, hi].
+// merge_path_between(query) and merge_paths_between leave the co-rank in lo.
+template <class It>
+struct merge_path_query {
+  It a, b;
+  std::int64_t a_count, b_count, diagonal, lo, hi;
+};
+
+template <class It, class Compare>
+__host__ __device__ inline void merge_path_between(merge_path_query<It>& q, Compare cmp) {
+  q.lo = q.hi = merge_path_between(q.a, q.a_count, q.b, q.b_count, q.diagonal, q.lo, q.hi, cmp);
+}
+
+// N independent merge_path_between searches advanced in step: each step issues the loads of
+// every search still open before it compares any, so the thread waits on one chain of
+// dependent loads instead of N in a row (the four-way partition's probes are such chains,
+// each a separate sector of device memory).
+template <int N, class It, class Compare>
+__host__ __device__ inline void merge_paths_between(merge_path_query<It> (&q)[N], Compare cmp) {
+  using Key = std::decay_t<decltype(q[0].a[0])>;
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    clamp_to_merge_grid(q[j].a_count, q[j].b_count, q[j].diagonal, q[j].lo, q[j].hi);
+  for (;;) {
+    bool open[N];
+    bool any = false;
+    std::int64_t mid[N];
+    Key a_key[N], b_key[N];
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      open[j] = q[j].lo < q[j].hi;
+      any = any || open[j];
+      mid[j] = q[j].lo + (q[j].hi - q[j].lo) / 2;
+      if (open[j]) {
+        a_key[j] = q[j].a[mid[j]];
+        b_key[j] = q[j].b[q[j].diagonal - 1 - mid[j]];
+      }
+    }
+    if (!any) return;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      if (open[j]) {
+        if (cmp(b_key[j], a_key[j])) q[j].hi = mid[j];
+        else q[j].lo = mid[j] + 1;
+      }
+    }
+  }
 }
 
 template <class ItA, class ItB, class Size, class Compare>
