@@ -4,11 +4,13 @@
 //
 // The runs of each group of four are merged as merge(merge(r0, r1), merge(r2, r3)), which is
 // stable (ties go to the lower run). Each group's output is cut into tiles of (THREADS - 1)
-// * ITEMS items; thread::four_way_select gives the four co-ranks of every tile start. A
-// block stages its four pieces in shared memory, merges r0 with r1 and r2 with r3 in place
-// (detail/staged_merge.cuh: every thread one job of at most ITEMS outputs — a tile one job
-// short of THREADS * ITEMS leaves room for the job the two pairs share when neither ends on
-// a job boundary), then merges the two results, and writes the tile once.
+// * ITEMS items; the four co-ranks of every tile start come from thread::four_way_select
+// (keys of up to 8 bytes) or thread::four_way_merge_path (wider ones; see
+// four_way_select_partition). A block stages its four pieces in shared memory, merges r0
+// with r1 and r2 with r3 in place (detail/staged_merge.cuh: every thread one job of at most
+// ITEMS outputs — a tile one job short of THREADS * ITEMS leaves room for the job the two
+// pairs share when neither ends on a job boundary), then merges the two results, and writes
+// the tile once.
 // What it costs (H200, bench/RESULTS.md runs 77-78): the merge kernel 0.73-0.77x the two
 // two-way ones it replaces. The co-rank searches decide where four-way passes pay: nested
 // merge-path searches (thread::four_way_merge_path, a chain of about log2(w)^2 / 2 loads for
