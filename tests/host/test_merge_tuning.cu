@@ -218,3 +218,14 @@ TEST_CASE("the four-way partition selects for keys of up to 8 bytes only", "[mer
   STATIC_REQUIRE(!four_way_select_partition<item<16>>);
   STATIC_REQUIRE(!four_way_select_partition<item<64>>);
 }
+
+// Selection splits every tile over the whole runs in one kernel (run 79: faster than
+// coarse and fine kernels); nested merge paths keep the coarse tiles every 16 (run 26).
+TEST_CASE("the four-way partition splits coarse tiles first for nested merge paths only",
+          "[merge][host]") {
+  using gpusort::detail::four_way_coarse_stride;
+  STATIC_REQUIRE(four_way_coarse_stride<std::uint32_t> == 1);
+  STATIC_REQUIRE(four_way_coarse_stride<std::uint64_t> == 1);
+  STATIC_REQUIRE(four_way_coarse_stride<item<16>> == 16);
+  STATIC_REQUIRE(four_way_coarse_stride<item<64>> == 16);
+}

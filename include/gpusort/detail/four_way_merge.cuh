@@ -64,17 +64,6 @@ struct four_run_groups {
   }
 };
 
-// Every four_way_coarse_stride-th tile of a group is split by searches over the whole runs;
-// the tiles between them by searches between the splits of the coarse tiles around them:
-// the same number of searches, each over a few tiles' items instead of the runs (a whole-run
-// search for every tile made the partition cost more than the merge it saves, bench/RESULTS.md
-// run 26).
-constexpr std::int64_t four_way_coarse_stride = 16;
-// Outer probes a step (thread::four_way_merge_path_between): the coarse searches are few
-// chains of dependent loads, which probing several points at once shortens; the others
-// are many, and bound by how many sectors of device memory they read, which more probes
-// would multiply (bench/RESULTS.md run 27).
-constexpr int four_way_coarse_probes = 3, four_way_fine_probes = 1;
 // Whether the searches are thread::four_way_select's (about log2(w) steps of one parallel
 // load) rather than nested merge paths. Selection holds eight keys at a time: keys of up to 8
 // bytes sorted 1.3-4.5 % faster with it (u32, u64, u32:u32 at 2^26-2^28, run 78), 64-byte keys
@@ -82,39 +71,52 @@ constexpr int four_way_coarse_probes = 3, four_way_fine_probes = 1;
 template <class Key>
 constexpr bool four_way_select_partition = sizeof(Key) <= 8;
 
+// Every four_way_coarse_stride-th tile of a group is split by a search over the whole runs
+// (the coarse kernel); the tiles between them by searches between the splits of the coarse
+// tiles around them (the fine kernel). Both kernels run all their searches in one wave, so
+// each lasts about as long as one search: the split pays where a search over the whole runs
+// is a long chain. Nested merge paths are (a whole-run search for every tile made the
+// partition cost more than the merge it saves, bench/RESULTS.md run 26); selection is not: one
+// kernel of whole-run selections made sorts of 2^27-2^28 items 1.9-4.7 % faster than stride 16
+// (u32, u64, u32:u32; stride 4 0.7 % slower; H200, run 79).
+template <class Key>
+constexpr std::int64_t four_way_coarse_stride = four_way_select_partition<Key> ? 1 : 16;
+// Outer probes a step (thread::four_way_merge_path_between): the coarse searches are few
+// chains of dependent loads, which probing several points at once shortens; the others
+// are many, and bound by how many sectors of device memory they read, which more probes
+// would multiply (bench/RESULTS.md run 27).
+constexpr int four_way_coarse_probes = 3, four_way_fine_probes = 1;
+
 // splits[i]: the four co-ranks of tile i's first output; COARSE: of the coarse tiles only,
 // otherwise of the others (after the coarse ones).
 template <int TILE, bool COARSE, class Key, class Compare>
 __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE> groups,
                                           thread::four_way_split* splits, std::int64_t tiles,
                                           Compare cmp) {
+  constexpr std::int64_t stride = four_way_coarse_stride<Key>;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= tiles) return;
   const auto t = groups.at(i);
   const std::int64_t in_group = t.position / TILE;
-  const std::int64_t past_coarse = in_group % four_way_coarse_stride;
+  const std::int64_t past_coarse = in_group % stride;
   if ((past_coarse == 0) != COARSE) return;
   const Key* runs[4];
   for (int j = 0; j < 4; ++j) runs[j] = keys + t.run_begin[j];
-  if constexpr (COARSE) {
-    if constexpr (four_way_select_partition<Key>)
-      splits[i] = thread::four_way_select(runs, t.run_count, t.position, cmp);
-    else
-      splits[i] =
-          thread::four_way_merge_path<four_way_coarse_probes>(runs, t.run_count, t.position, cmp);
+  if constexpr (four_way_select_partition<Key>) {
+    splits[i] = thread::four_way_select(runs, t.run_count, t.position, cmp);
+  } else if constexpr (COARSE) {
+    splits[i] =
+        thread::four_way_merge_path<four_way_coarse_probes>(runs, t.run_count, t.position, cmp);
   } else {
     const std::int64_t group_tiles = (t.group_count + TILE - 1) / TILE;
-    const std::int64_t next_coarse = in_group - past_coarse + four_way_coarse_stride;
+    const std::int64_t next_coarse = in_group - past_coarse + stride;
     const thread::four_way_split low = splits[i - past_coarse];
     const thread::four_way_split high =
         next_coarse < group_tiles
-            ? splits[i - past_coarse + four_way_coarse_stride]
+            ? splits[i - past_coarse + stride]
             : thread::four_way_split{{t.run_count[0], t.run_count[1], t.run_count[2], t.run_count[3]}};
-    if constexpr (four_way_select_partition<Key>)
-      splits[i] = thread::four_way_select_between(runs, t.run_count, t.position, low, high, cmp);
-    else
-      splits[i] = thread::four_way_merge_path_between<four_way_fine_probes>(
-          runs, t.run_count, t.position, low, high, cmp);
+    splits[i] = thread::four_way_merge_path_between<four_way_fine_probes>(runs, t.run_count,
+                                                                          t.position, low, high, cmp);
   }
 }
 
@@ -219,8 +221,9 @@ cudaError_t launch_four_way_pass(const Key* keys, const Value* values, Key* keys
       static_cast<unsigned>((tiles + four_way_partition_threads - 1) / four_way_partition_threads);
   four_way_partition_kernel<tile, true><<<partition_grid, four_way_partition_threads, 0, stream>>>(
       keys, groups, splits, tiles, cmp);
-  four_way_partition_kernel<tile, false><<<partition_grid, four_way_partition_threads, 0, stream>>>(
-      keys, groups, splits, tiles, cmp);
+  if constexpr (four_way_coarse_stride<Key> > 1)
+    four_way_partition_kernel<tile, false><<<partition_grid, four_way_partition_threads, 0, stream>>>(
+        keys, groups, splits, tiles, cmp);
   constexpr std::size_t bytes = sizeof(staged_merge_storage<THREADS, ITEMS, Key, Value>);
   const auto kernel = four_way_pass_kernel<THREADS, ITEMS, RANKED, Key, Value, Compare>;
   if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;

@@ -94,35 +94,60 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
     // Take the smallest candidate while one is wanted, then exchange while a candidate
     // precedes the largest selected item; each exchange takes one candidate for good (a
     // run's item after its taken candidate follows a 2h-last never selected), so at most
-    // four.
+    // four. Runs are indexed only in unrolled loops (j == in, j == out), so that the arrays
+    // stay in registers: a run-time index puts them on the stack (304-352 bytes, ptxas), and
+    // the partition lasts one search's chain of dependent instructions (bench/RESULTS.md run
+    // 79 §6).
     for (int round = 0; round < 5; ++round) {
       int in = -1;
+      item smallest = next[0];
 #pragma unroll
-      for (int j = 0; j < 4; ++j)
-        if (open[j] && (in < 0 || next[j].precedes(next[in], cmp))) in = j;
+      for (int j = 0; j < 4; ++j) {
+        if (open[j] && (in < 0 || next[j].precedes(smallest, cmp))) {
+          in = j;
+          smallest = next[j];
+        }
+      }
       if (in < 0) break;
       if (total < wanted) {
-        ++selected[in];
         ++total;
-        last[in] = next[in];
-        open[in] = false;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          if (j != in) continue;
+          ++selected[j];
+          last[j] = next[j];
+          open[j] = false;
+        }
         continue;
       }
       int out = -1;
+      item largest = last[0];
 #pragma unroll
-      for (int j = 0; j < 4; ++j)
-        if (selected[j] > 0 && (out < 0 || last[out].precedes(last[j], cmp))) out = j;
-      if (out < 0 || !next[in].precedes(last[out], cmp)) break;
+      for (int j = 0; j < 4; ++j) {
+        if (selected[j] > 0 && (out < 0 || largest.precedes(last[j], cmp))) {
+          out = j;
+          largest = last[j];
+        }
+      }
+      if (out < 0 || !smallest.precedes(largest, cmp)) break;
       // The largest selected item leaves; its run's new largest is one h-last back.
-      --selected[out];
-      next[out] = last[out];
-      open[out] = false;  // it follows every item selected from now on
-      last[out] = selected[out] > 0 ? detail::selection_item_at<It, Key>(runs[out], counts[out], out,
-                                                                         selected[out] * h - 1)
-                                    : item{Key{}, -1, out, true};
-      ++selected[in];
-      last[in] = next[in];
-      open[in] = false;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (j != out) continue;
+        --selected[j];
+        next[j] = last[j];
+        open[j] = false;  // it follows every item selected from now on
+        last[j] = selected[j] > 0
+                      ? detail::selection_item_at<It, Key>(runs[j], counts[j], j, selected[j] * h - 1)
+                      : item{Key{}, -1, j, true};
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (j != in) continue;
+        ++selected[j];
+        last[j] = next[j];
+        open[j] = false;
+      }
     }
   }
   // A comparator that is no strict weak ordering may leave positions past a run's end
@@ -143,37 +168,6 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
     past_end -= moved;
   }
   return {{selected[0], selected[1], selected[2], selected[3]}};
-}
-
-// four_way_select of `diagonal` when the splits `low` and `high` of two diagonals at or before
-// and at or after it are known: the selection among the items between them.
-template <class It, class Compare>
-__host__ __device__ inline four_way_split four_way_select_between(
-    const It (&runs)[4], const std::int64_t (&counts)[4], std::int64_t diagonal,
-    const four_way_split& low, const four_way_split& high, Compare cmp) {
-  // Bounds clamped to the runs; bounds that do not hold the diagonal (a comparator that is no
-  // strict weak ordering) give way to the whole runs.
-  std::int64_t from[4], to[4], before = 0, after = 0;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    from[j] = low.taken[j] < 0 ? 0 : low.taken[j] > counts[j] ? counts[j] : low.taken[j];
-    to[j] = high.taken[j] < from[j] ? from[j] : high.taken[j] > counts[j] ? counts[j] : high.taken[j];
-    before += from[j];
-    after += to[j];
-  }
-  const bool bounded = before <= diagonal && diagonal <= after;
-  It middle[4];
-  std::int64_t middle_counts[4];
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    if (!bounded) from[j] = 0, to[j] = counts[j];
-    middle[j] = runs[j] + from[j];
-    middle_counts[j] = to[j] - from[j];
-  }
-  four_way_split split = four_way_select(middle, middle_counts, bounded ? diagonal - before : diagonal, cmp);
-#pragma unroll
-  for (int j = 0; j < 4; ++j) split.taken[j] += from[j];
-  return split;
 }
 
 }  // namespace thread
