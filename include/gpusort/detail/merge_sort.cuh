@@ -530,8 +530,12 @@ struct four_way_tuning {
 // than the passes they save (run 26: u32 2^26 +15 %, u64 2^26 -1.5 %, u32:u32 2^26 -4 %,
 // 16-byte keys 2^26 -7 %; at 2^28 u64 and u32:u32 -10 %; H200, run 75, from 2^27 bytes: u64
 // and u32:u32 at 2^24 17-24 % slower; run 78, with thread::four_way_select, from 2^27 or 2^28
-// bytes: 1.7-24 % slower at each size that moves).
-constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1) << 29;
+// bytes: 1.7-24 % slower at each size that moves). Searches by selection in one kernel cost
+// 0.37x as much (run 80), and from 2^28 bytes made u32 at 2^26, u64 and u32:u32 at 2^25
+// 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was 2.4 % slower.
+template <class Key>
+constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1)
+                                                   << (four_way_select_partition<Key> ? 28 : 29);
 
 // Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
 // where the passes merge in the four-way pass's width (a network_width naming a narrower one
@@ -543,7 +547,7 @@ template <class Key, class Value>
 constexpr bool merges_four_way(std::int64_t n, int network_width) {
   constexpr auto item_bytes =
       static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes);
-  return n * item_bytes >= merge_four_way_from_bytes &&
+  return n * item_bytes >= merge_four_way_from_bytes<Key> &&
          merge_pass_items<Key, Value>(network_width, n) == four_way_tuning<Key, Value>::items;
 }
 
