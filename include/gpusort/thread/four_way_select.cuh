@@ -111,36 +111,30 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
       if (in < 0) break;
       if (total < wanted) {
         ++total;
+      } else {
+        int out = -1;
+        item largest = last[0];
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          if (j != in) continue;
-          ++selected[j];
-          last[j] = next[j];
-          open[j] = false;
+          if (selected[j] > 0 && (out < 0 || largest.precedes(last[j], cmp))) {
+            out = j;
+            largest = last[j];
+          }
         }
-        continue;
-      }
-      int out = -1;
-      item largest = last[0];
+        if (out < 0 || !smallest.precedes(largest, cmp)) break;
+        // The largest selected item leaves; its run's new largest is one h-last back.
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        if (selected[j] > 0 && (out < 0 || largest.precedes(last[j], cmp))) {
-          out = j;
-          largest = last[j];
+        for (int j = 0; j < 4; ++j) {
+          if (j != out) continue;
+          --selected[j];
+          next[j] = last[j];
+          open[j] = false;  // it follows every item selected from now on
+          last[j] = selected[j] > 0 ? detail::selection_item_at<It, Key>(runs[j], counts[j], j,
+                                                                         selected[j] * h - 1)
+                                    : item{Key{}, -1, j, true};
         }
       }
-      if (out < 0 || !smallest.precedes(largest, cmp)) break;
-      // The largest selected item leaves; its run's new largest is one h-last back.
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        if (j != out) continue;
-        --selected[j];
-        next[j] = last[j];
-        open[j] = false;  // it follows every item selected from now on
-        last[j] = selected[j] > 0
-                      ? detail::selection_item_at<It, Key>(runs[j], counts[j], j, selected[j] * h - 1)
-                      : item{Key{}, -1, j, true};
-      }
+      // The candidate enters (in place of the item that left, if one did).
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         if (j != in) continue;
