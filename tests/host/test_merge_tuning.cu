@@ -169,14 +169,17 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
   using gpusort::detail::merge_four_way_from_bytes;
   STATIC_REQUIRE(merge_four_way_from_bytes<u32> == std::int64_t(1) << 28);
   STATIC_REQUIRE(merge_four_way_from_bytes<u64> == std::int64_t(1) << 28);
-  STATIC_REQUIRE(merge_four_way_from_bytes<item<16>> == std::int64_t(1) << 29);
+  STATIC_REQUIRE(merge_four_way_from_bytes<item<16>> == std::int64_t(1) << 28);
+  STATIC_REQUIRE(merge_four_way_from_bytes<item<64>> == std::int64_t(1) << 29);
   constexpr std::int64_t from = merge_four_way_from_bytes<u32>;
   STATIC_REQUIRE(merges_four_way<u64, no_value>(from / 8, 0));
   STATIC_REQUIRE(!merges_four_way<u64, no_value>(from / 8 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u32, u32>(from / 8, 0));
   STATIC_REQUIRE(merges_four_way<u16, u32>(from / 6 + 1, 0));
-  STATIC_REQUIRE(merges_four_way<item<16>, no_value>(merge_four_way_from_bytes<item<16>> / 16, 0));
-  STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(merge_four_way_from_bytes<item<16>> / 16 - 1, 0));
+  STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from / 16, 0));
+  STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(from / 16 - 1, 0));
+  STATIC_REQUIRE(merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64, 0));
+  STATIC_REQUIRE(!merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u32, no_value>(from / 4, 0));
   STATIC_REQUIRE(!merges_four_way<u32, no_value>(from / 4 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, no_value>(from / 2, 0));
@@ -215,13 +218,14 @@ TEST_CASE("the four-way pass bounds its registers for 4- and 8-byte network word
 // The four-way partition selects (thread::four_way_select) for keys of up to 8 bytes, where it
 // was measured faster, and searches nested merge paths for wider keys, where selection was
 // measured slower (bench/RESULTS.md run 78).
-TEST_CASE("the four-way partition selects for keys of up to 8 bytes only", "[merge][host]") {
+TEST_CASE("the four-way partition selects for keys of up to 16 bytes only", "[merge][host]") {
   using gpusort::detail::four_way_select_partition;
   STATIC_REQUIRE(four_way_select_partition<std::uint16_t>);
   STATIC_REQUIRE(four_way_select_partition<std::uint32_t>);
   STATIC_REQUIRE(four_way_select_partition<std::uint64_t>);
   STATIC_REQUIRE(four_way_select_partition<double>);
-  STATIC_REQUIRE(!four_way_select_partition<item<16>>);
+  STATIC_REQUIRE(four_way_select_partition<item<16>>);
+  STATIC_REQUIRE(!four_way_select_partition<item<17>>);
   STATIC_REQUIRE(!four_way_select_partition<item<64>>);
 }
 
@@ -232,6 +236,6 @@ TEST_CASE("the four-way partition splits coarse tiles first for nested merge pat
   using gpusort::detail::four_way_coarse_stride;
   STATIC_REQUIRE(four_way_coarse_stride<std::uint32_t> == 1);
   STATIC_REQUIRE(four_way_coarse_stride<std::uint64_t> == 1);
-  STATIC_REQUIRE(four_way_coarse_stride<item<16>> == 16);
+  STATIC_REQUIRE(four_way_coarse_stride<item<16>> == 1);
   STATIC_REQUIRE(four_way_coarse_stride<item<64>> == 16);
 }

@@ -5,7 +5,7 @@
 // The runs of each group of four are merged as merge(merge(r0, r1), merge(r2, r3)), which is
 // stable (ties go to the lower run). Each group's output is cut into tiles of (THREADS - 1)
 // * ITEMS items; the four co-ranks of every tile start come from thread::four_way_select
-// (keys of up to 8 bytes) or thread::four_way_merge_path (wider ones; see
+// (keys of up to 16 bytes) or thread::four_way_merge_path (wider ones; see
 // four_way_select_partition). A block stages its four pieces in shared memory, merges r0
 // with r1 and r2 with r3 in place (detail/staged_merge.cuh: every thread one job of at most
 // ITEMS outputs — a tile one job short of THREADS * ITEMS leaves room for the job the two
@@ -65,11 +65,13 @@ struct four_run_groups {
 };
 
 // Whether the searches are thread::four_way_select's (about log2(w) steps of one parallel
-// load) rather than nested merge paths. Selection holds eight keys at a time: keys of up to 8
-// bytes sorted 1.3-4.5 % faster with it (u32, u64, u32:u32 at 2^26-2^28, run 78), 64-byte keys
-// 7.2 % slower at 2^24 (bench_sort, run 78).
+// load) rather than nested merge paths. Selection holds eight keys at a time in registers:
+// keys of up to 8 bytes sorted 1.3-4.5 % faster with it (u32, u64, u32:u32 at 2^26-2^28, run
+// 78), 6-8 % more with its arrays out of the stack frame (run 80); 16-byte keys fit in 121
+// registers without a stack frame (ptxas, run 80); 64-byte keys were 7.2 % slower at 2^24
+// (bench_sort, run 78, with the stack frame).
 template <class Key>
-constexpr bool four_way_select_partition = sizeof(Key) <= 8;
+constexpr bool four_way_select_partition = sizeof(Key) <= 16;
 
 // Every four_way_coarse_stride-th tile of a group is split by a search over the whole runs
 // (the coarse kernel); the tiles between them by searches between the splits of the coarse

@@ -4,7 +4,7 @@
 // thread::four_way_merge_path finds the co-ranks by a merge-path search whose every probe
 // runs an inner merge-path search: a chain of about log2(w)^2 / 2 dependent loads, which
 // is what the four-way pass's partition waited on (bench/RESULTS.md run 77 §7; it still does
-// for keys wider than 8 bytes, detail::four_way_select_partition). Selection
+// for keys wider than 16 bytes, detail::four_way_select_partition). Selection
 // instead refines the answer one bit of the positions a step (after Varman et al.'s
 // multisequence selection): at step h (a power of two) it holds, for every run, how many of
 // its items h - 1, 2h - 1, 3h - 1, ... ("h-lasts") lie among the `diagonal` first of the
