@@ -160,29 +160,33 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
 // From merge_four_way_from_bytes the passes merge four runs at once where they merge in the
 // four-way pass's width, an item's widest: keys of up to 4 bytes too, unless the policy names
 // their narrow width; and the temp storage asked for follows. Keys searched by selection start
-// at 2^28 bytes, wider keys at 2^29 (run 80).
+// at 2^27 bytes if of up to 4 bytes, else at 2^28 (runs 80-81); wider keys at 2^29.
 TEST_CASE("merge passes merge four runs at once in the four-way pass's width only",
           "[merge][host]") {
   using u16 = std::uint16_t;
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
   using gpusort::detail::merge_four_way_from_bytes;
-  STATIC_REQUIRE(merge_four_way_from_bytes<u32> == std::int64_t(1) << 28);
+  STATIC_REQUIRE(merge_four_way_from_bytes<u16> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_four_way_from_bytes<u32> == std::int64_t(1) << 27);
   STATIC_REQUIRE(merge_four_way_from_bytes<u64> == std::int64_t(1) << 28);
   STATIC_REQUIRE(merge_four_way_from_bytes<item<16>> == std::int64_t(1) << 28);
   STATIC_REQUIRE(merge_four_way_from_bytes<item<64>> == std::int64_t(1) << 29);
   constexpr std::int64_t from = merge_four_way_from_bytes<u32>;
-  STATIC_REQUIRE(merges_four_way<u64, no_value>(from / 8, 0));
-  STATIC_REQUIRE(!merges_four_way<u64, no_value>(from / 8 - 1, 0));
+  constexpr std::int64_t from8 = merge_four_way_from_bytes<u64>;
+  STATIC_REQUIRE(merges_four_way<u64, no_value>(from8 / 8, 0));
+  STATIC_REQUIRE(!merges_four_way<u64, no_value>(from8 / 8 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u32, u32>(from / 8, 0));
+  STATIC_REQUIRE(!merges_four_way<u32, u32>(from / 8 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, u32>(from / 6 + 1, 0));
-  STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from / 16, 0));
-  STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(from / 16 - 1, 0));
+  STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from8 / 16, 0));
+  STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(from8 / 16 - 1, 0));
   STATIC_REQUIRE(merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64, 0));
   STATIC_REQUIRE(!merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u32, no_value>(from / 4, 0));
   STATIC_REQUIRE(!merges_four_way<u32, no_value>(from / 4 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, no_value>(from / 2, 0));
+  STATIC_REQUIRE(!merges_four_way<u16, no_value>(from / 2 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, u16>(from / 4, 0));
   STATIC_REQUIRE(!merges_four_way<u32, no_value>(from, 16));
   STATIC_REQUIRE(four_way_tuning<u32, no_value>::items == 32);
@@ -192,8 +196,8 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
   const std::int64_t n = from / 4;
   CHECK(merge::temp_storage_bytes<u32, no_value>(gpusort::policy::merge{}, n) >
         merge::temp_storage_bytes<u32, no_value>(narrow, n));
-  CHECK(merge::temp_storage_bytes<u64, no_value>(narrow, from / 8) ==
-        merge::temp_storage_bytes<u64, no_value>(gpusort::policy::merge{}, from / 8));
+  CHECK(merge::temp_storage_bytes<u64, no_value>(narrow, from8 / 8) ==
+        merge::temp_storage_bytes<u64, no_value>(gpusort::policy::merge{}, from8 / 8));
 }
 
 // The four-way pass runs 5 blocks an SM only for 4- and 8-byte items that its networks merge

@@ -532,10 +532,11 @@ struct four_way_tuning {
 // and u32:u32 at 2^24 17-24 % slower; run 78, with thread::four_way_select, from 2^27 or 2^28
 // bytes: 1.7-24 % slower at each size that moves). Searches by selection in one kernel cost
 // 0.37x as much (run 80), and from 2^28 bytes made u32 at 2^26, u64 and u32:u32 at 2^25
-// 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was 2.4 % slower.
+// 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was 2.4 % slower, but keys of up to 4 bytes
+// faster (run 81: u32 at 2^25 2.8 %, u32:u32 at 2^24 1.3 %, u16 at 2^26 0.3 %).
 template <class Key>
-constexpr std::int64_t merge_four_way_from_bytes = std::int64_t(1)
-                                                   << (four_way_select_partition<Key> ? 28 : 29);
+constexpr std::int64_t merge_four_way_from_bytes =
+    std::int64_t(1) << (!four_way_select_partition<Key> ? 29 : sizeof(Key) <= 4 ? 27 : 28);
 
 // Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
 // where the passes merge in the four-way pass's width (a network_width naming a narrower one
