@@ -219,9 +219,9 @@ TEST_CASE("the four-way pass bounds its registers for 4- and 8-byte network word
   STATIC_REQUIRE(four_way_tuning<u32, u32>::threads == 256);
 }
 
-// The four-way partition selects (thread::four_way_select) for keys of up to 8 bytes, where it
-// was measured faster, and searches nested merge paths for wider keys, where selection was
-// measured slower (bench/RESULTS.md run 78).
+// The four-way partition selects (thread::four_way_select) for keys of up to 16 bytes, where it
+// was measured faster (bench/RESULTS.md runs 78, 81), and searches nested merge paths for wider
+// keys, where selection was measured slower (64-byte keys, run 78).
 TEST_CASE("the four-way partition selects for keys of up to 16 bytes only", "[merge][host]") {
   using gpusort::detail::four_way_select_partition;
   STATIC_REQUIRE(four_way_select_partition<std::uint16_t>);
