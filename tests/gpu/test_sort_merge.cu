@@ -83,6 +83,15 @@ TEST_CASE("merge: wide tiles under the sanitizers", "[merge][sanitize]") {
   check_sort<gpusort::policy::merge, float, no_value>(wide, c, gpusort::less{}, false);
 }
 
+// Ranked items without a packed rank (16-byte keys here) sort their tiles by staged merges
+// (detail/staged_sort.cuh): tiles shorter than a thread's slots, not a power of two, and
+// full, with ties everywhere, pairs stable, under the sanitizers.
+TEST_CASE("merge: tiles sorted by staged merges, under the sanitizers", "[merge][sanitize]") {
+  const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2);
+  const std::int64_t n = GENERATE(std::int64_t(3), std::int64_t(1021), std::int64_t(4097));
+  check_sort<gpusort::policy::merge, key16, value16>(merge_policy, {dist, n}, key16_less{}, true);
+}
+
 TEST_CASE("merge: every key type and comparator", "[merge]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_17,
                              distribution::reverse_sorted);

@@ -68,7 +68,7 @@ struct four_run_groups {
 // load) rather than nested merge paths. Selection holds eight keys at a time in registers:
 // keys of up to 8 bytes sorted 1.3-4.5 % faster with it (u32, u64, u32:u32 at 2^26-2^28, run
 // 78), 6-8 % more with its arrays out of the stack frame (run 80); 16-byte keys (121 registers,
-// no stack frame) 6.3-14 % faster at 2^24-2^26 (run 81); 64-byte keys were 7.2 % slower at
+// no stack frame) 6.2-13.8 % faster at 2^24-2^26 (run 81); 64-byte keys were 7.2 % slower at
 // 2^24 (bench_sort, run 78, with the stack frame).
 template <class Key>
 constexpr bool four_way_select_partition = sizeof(Key) <= 16;

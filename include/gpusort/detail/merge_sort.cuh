@@ -32,6 +32,7 @@
 #include <gpusort/detail/resident_grid.cuh>
 #include <gpusort/detail/shared_memory.cuh>
 #include <gpusort/detail/staged_merge.cuh>
+#include <gpusort/detail/staged_sort.cuh>
 #include <gpusort/detail/temp_storage.cuh>
 #include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/policy.cuh>
@@ -48,6 +49,12 @@
 namespace gpusort {
 namespace detail {
 
+// Ranked items without a packed rank (rank_codec's ranked<Key>) sort their tiles by staged
+// merges instead of a network (detail/staged_sort.cuh): whole sorts of 16-byte keys under
+// their own comparator 24-28 % faster at 2^20-2^24 (H200, bench/RESULTS.md run 81 §7).
+template <class Item, class Key>
+constexpr bool sorts_tile_by_merges = std::is_same<Item, ranked<Key>>::value;
+
 // Shared memory of merge_sort_tile, whose network sorts `Item`s (merge_network_item).
 // Values (only ranked items have any) wait in input order, apart from the network, while
 // their keys sort; unpadded, as they are written and read by position, never as a thread's
@@ -58,6 +65,9 @@ struct merge_tile_sort_storage {
     block::bitonic_sort_storage<Item, no_value, THREADS, ITEMS> network;
     block::tile_buffer<THREADS, ITEMS, Key> keys;
     block::tile_buffer<THREADS, ITEMS, int> ranks;  // the sorted items' ranks, blocked
+    std::conditional_t<sorts_tile_by_merges<Item, Key>, staged_sort_storage<THREADS, ITEMS, Key>,
+                       no_value>
+        staged;
   };
   std::conditional_t<has_values<Value>, Value[THREADS * ITEMS], no_value> values;
 };
@@ -162,6 +172,21 @@ __device__ __forceinline__ void merge_sort_tile(
     merge_tile_sort_storage<THREADS, ITEMS, merge_network_item<RANKED, Key, Compare>, Key, Value>&
         shared) {
   static_assert(RANKED || !has_values<Value>, "values keep their order only through ranks");
+  if constexpr (sorts_tile_by_merges<merge_network_item<RANKED, Key, Compare>, Key>) {
+    stage_with_positions<THREADS, ITEMS>(keys_in + offset, valid, shared.staged);
+    if constexpr (has_values<Value>) {
+      for (int i = threadIdx.x; i < valid; i += THREADS) shared.values[i] = values_in[offset + i];
+    }
+    __syncthreads();
+    sort_staged<THREADS, ITEMS>(valid, cmp, shared.staged);
+    __syncthreads();
+    for (int i = threadIdx.x; i < valid; i += THREADS) {
+      keys_out[offset + i] = shared.staged.keys[i];
+      if constexpr (has_values<Value>) values_out[offset + i] = shared.values[shared.staged.values[i]];
+    }
+    __syncthreads();
+    return;
+  }
   Key keys[ITEMS];
   block::load_blocked<THREADS>(keys_in + offset, keys, valid, shared.keys);
   if constexpr (RANKED) {
@@ -533,7 +558,7 @@ struct four_way_tuning {
 // bytes: 1.7-24 % slower at each size that moves). Searches by selection in one kernel cost
 // 0.37x as much (run 80), and from 2^28 bytes made u32 at 2^26, u64 and u32:u32 at 2^25
 // 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was 2.4 % slower, but keys of up to 4 bytes
-// faster (run 81: u32 at 2^25 2.8 %, u32:u32 at 2^24 1.3 %, u16 at 2^26 0.3 %).
+// faster (run 81: u32 at 2^25 2.7 %, u32:u32 at 2^24 1.4 %, u16 at 2^26 0.3 %).
 template <class Key>
 constexpr std::int64_t merge_four_way_from_bytes =
     std::int64_t(1) << (!four_way_select_partition<Key> ? 29 : sizeof(Key) <= 4 ? 27 : 28);
