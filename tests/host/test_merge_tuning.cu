@@ -160,7 +160,8 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
 // From merge_four_way_from_bytes the passes merge four runs at once where they merge in the
 // four-way pass's width, an item's widest: keys of up to 4 bytes too, unless the policy names
 // their narrow width; and the temp storage asked for follows. Keys searched by selection start
-// at 2^27 bytes if of up to 4 bytes, else at 2^28 (runs 80-81); wider keys at 2^29.
+// at 2^27 bytes if of up to 4 bytes or of 9-16, at 2^28 if of 5-8 (runs 80-82); wider keys at
+// 2^29.
 TEST_CASE("merge passes merge four runs at once in the four-way pass's width only",
           "[merge][host]") {
   using u16 = std::uint16_t;
@@ -170,7 +171,9 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
   STATIC_REQUIRE(merge_four_way_from_bytes<u16> == std::int64_t(1) << 27);
   STATIC_REQUIRE(merge_four_way_from_bytes<u32> == std::int64_t(1) << 27);
   STATIC_REQUIRE(merge_four_way_from_bytes<u64> == std::int64_t(1) << 28);
-  STATIC_REQUIRE(merge_four_way_from_bytes<item<16>> == std::int64_t(1) << 28);
+  STATIC_REQUIRE(merge_four_way_from_bytes<item<9>> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_four_way_from_bytes<item<16>> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_four_way_from_bytes<item<17>> == std::int64_t(1) << 29);
   STATIC_REQUIRE(merge_four_way_from_bytes<item<64>> == std::int64_t(1) << 29);
   constexpr std::int64_t from = merge_four_way_from_bytes<u32>;
   constexpr std::int64_t from8 = merge_four_way_from_bytes<u64>;
@@ -179,8 +182,8 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
   STATIC_REQUIRE(merges_four_way<u32, u32>(from / 8, 0));
   STATIC_REQUIRE(!merges_four_way<u32, u32>(from / 8 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, u32>(from / 6 + 1, 0));
-  STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from8 / 16, 0));
-  STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(from8 / 16 - 1, 0));
+  STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from / 16, 0));
+  STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(from / 16 - 1, 0));
   STATIC_REQUIRE(merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64, 0));
   STATIC_REQUIRE(!merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u32, no_value>(from / 4, 0));
@@ -231,6 +234,25 @@ TEST_CASE("the four-way partition selects for keys of up to 16 bytes only", "[me
   STATIC_REQUIRE(four_way_select_partition<item<16>>);
   STATIC_REQUIRE(!four_way_select_partition<item<17>>);
   STATIC_REQUIRE(!four_way_select_partition<item<64>>);
+}
+
+// Ranked items without a packed rank sort their tiles by staged merges for keys of up to 16
+// bytes (measured faster, bench/RESULTS.md run 82); 64-byte keys, measured slower, and keys
+// that pack with their ranks or need none keep the bitonic network.
+TEST_CASE("the tile sort merges staged runs for unpacked ranked keys of up to 16 bytes only",
+          "[merge][host]") {
+  using gpusort::detail::merge_network_item;
+  using gpusort::detail::sorts_tile_by_merges;
+  STATIC_REQUIRE(sorts_tile_by_merges<merge_network_item<true, item<16>, first_byte_less>, item<16>>);
+  STATIC_REQUIRE(sorts_tile_by_merges<merge_network_item<true, double, gpusort::less>, double>);
+  STATIC_REQUIRE(sorts_tile_by_merges<merge_network_item<true, float, gpusort::less>, float>);
+  STATIC_REQUIRE(!sorts_tile_by_merges<merge_network_item<true, float, gpusort::total_less>, float>);
+  STATIC_REQUIRE(
+      !sorts_tile_by_merges<merge_network_item<true, std::uint32_t, gpusort::less>, std::uint32_t>);
+  STATIC_REQUIRE(
+      !sorts_tile_by_merges<merge_network_item<false, std::uint64_t, gpusort::less>, std::uint64_t>);
+  STATIC_REQUIRE(!sorts_tile_by_merges<merge_network_item<true, item<17>, first_byte_less>, item<17>>);
+  STATIC_REQUIRE(!sorts_tile_by_merges<merge_network_item<true, item<64>, first_byte_less>, item<64>>);
 }
 
 // Selection splits every tile over the whole runs in one kernel (run 79: faster than

@@ -49,11 +49,13 @@
 namespace gpusort {
 namespace detail {
 
-// Ranked items without a packed rank (rank_codec's ranked<Key>) sort their tiles by staged
-// merges instead of a network (detail/staged_sort.cuh): whole sorts of 16-byte keys under
-// their own comparator 24-28 % faster at 2^20-2^24 (H200, bench/RESULTS.md run 81 §7).
+// Ranked items without a packed rank (rank_codec's ranked<Key>) of keys of up to 16 bytes
+// sort their tiles by staged merges instead of a network (detail/staged_sort.cuh). Whole sorts
+// at 2^20-2^26 (H200, run 82): 16-byte keys under their own comparator 24-29 % faster,
+// u64:u32 pairs 27-30 %, f64 34-36 %, f32 under less 22 %; 64-byte keys 3.5-3.7 % slower
+// (the network compares fewer of them a thread).
 template <class Item, class Key>
-constexpr bool sorts_tile_by_merges = std::is_same<Item, ranked<Key>>::value;
+constexpr bool sorts_tile_by_merges = std::is_same<Item, ranked<Key>>::value && sizeof(Key) <= 16;
 
 // Shared memory of merge_sort_tile, whose network sorts `Item`s (merge_network_item).
 // Values (only ranked items have any) wait in input order, apart from the network, while
@@ -558,10 +560,14 @@ struct four_way_tuning {
 // bytes: 1.7-24 % slower at each size that moves). Searches by selection in one kernel cost
 // 0.37x as much (run 80), and from 2^28 bytes made u32 at 2^26, u64 and u32:u32 at 2^25
 // 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was 2.4 % slower, but keys of up to 4 bytes
-// faster (run 81: u32 at 2^25 2.7 %, u32:u32 at 2^24 1.4 %, u16 at 2^26 0.3 %).
+// faster (run 81: u32 at 2^25 2.7 %, u32:u32 at 2^24 1.4 %, u16 at 2^26 0.3 %). Keys of 9-16
+// bytes, their tiles sorted by staged merges, from 2^27 bytes too: key16 at 2^23 9 % faster,
+// and from 2^26 bytes at 2^22 8 % slower (run 82).
 template <class Key>
 constexpr std::int64_t merge_four_way_from_bytes =
-    std::int64_t(1) << (!four_way_select_partition<Key> ? 29 : sizeof(Key) <= 4 ? 27 : 28);
+    std::int64_t(1) << (!four_way_select_partition<Key>          ? 29
+                        : sizeof(Key) <= 4 || sizeof(Key) > 8 ? 27
+                                                              : 28);
 
 // Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
 // where the passes merge in the four-way pass's width (a network_width naming a narrower one
