@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <random>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -131,6 +133,31 @@ TEST_CASE("merge: keys and pairs from warp runs, the last one short", "[merge][l
   check_sort<gpusort::policy::merge, float, std::uint32_t>(merge_policy, {dist, n, true}, gpusort::total_less{}, true);
   // 8-byte values wait beside runs of 4K (runs as long as the keys' would hold one block an SM).
   check_sort<gpusort::policy::merge, std::uint32_t, std::uint64_t>(merge_policy, {dist, n}, gpusort::greater{}, true);
+}
+
+// Floats alone under less or greater need ranks (-0 and +0 tie with different bits) and pack
+// them beside their words (detail::zero_tied_word): the output is std::stable_sort's bit for
+// bit, through one tile, tiles and passes, and (from merge_warp_runs_from) warp runs.
+template <class Compare>
+void check_zeros_keep_input_order(std::int64_t n, Compare cmp) {
+  std::mt19937 rng(static_cast<unsigned>(n));
+  std::vector<float> input(static_cast<std::size_t>(n));
+  for (float& key : input) {
+    const unsigned r = rng();
+    key = (r & 3) == 0 ? -0.0f : (r & 3) == 1 ? 0.0f : static_cast<float>(static_cast<int>(r >> 2) % 64 - 32);
+  }
+  device_buffer<float> keys(input);
+  REQUIRE(gpusort::sort_keys(merge_policy, keys.data(), n, cmp) == cudaSuccess);
+  const std::vector<float> output = keys.to_host();
+  std::vector<float> expected = input;
+  std::stable_sort(expected.begin(), expected.end(), cmp);
+  REQUIRE(std::memcmp(output.data(), expected.data(), expected.size() * sizeof(float)) == 0);
+}
+
+TEST_CASE("merge: float keys alone under less and greater keep -0 and +0 in input order", "[merge]") {
+  const std::int64_t n = GENERATE(std::int64_t(1000), std::int64_t(999983), (std::int64_t(1) << 23) + 12345);
+  check_zeros_keep_input_order(n, gpusort::less{});
+  check_zeros_keep_input_order(n, gpusort::greater{});
 }
 
 // The four-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each

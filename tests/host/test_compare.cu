@@ -438,6 +438,56 @@ TEST_CASE("order_word: 32- and 16-bit floating point under total_less", "[compar
   check_order_word(float_keys<__nv_bfloat16>(bfloat16_order, 23), gpusort::total_less{});
 }
 
+// Floating point of at most 32 bits under less or greater packs with its ranks though it has no
+// order word (-0 and +0 tie): every key, every sign of zero and every NaN payload comes back with
+// its rank, and packed words order as rank_tiebreak does wherever the comparator is a strict
+// weak ordering (NaN left out), absent last.
+template <class Key, class Compare>
+void check_zero_tied_word(const std::vector<Key>& keys, Compare cmp) {
+  using codec = gpusort::detail::rank_codec<Key, Compare>;
+  static_assert(std::is_same<typename codec::item, std::uint64_t>::value, "packed words");
+  const gpusort::detail::rank_tiebreak<Compare> tiebreak{cmp};
+  const auto wordless = codec::compare(cmp);
+  const int ranks[] = {gpusort::detail::absent_rank, 0, 1, 4095, 1 << 30, std::numeric_limits<int>::max()};
+  const auto is_nan = [](const Key& k) { return std::isnan(static_cast<float>(k)); };
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const Key a = keys[i];
+    CAPTURE(i);
+    for (int r : ranks) {
+      const auto item = codec::make(a, r);
+      REQUIRE(codec::rank(item) == r);
+      if (r < 0) continue;
+      const Key back = codec::key(item);
+      REQUIRE(std::memcmp(&back, &a, sizeof(Key)) == 0);
+    }
+    if (is_nan(a)) continue;
+    for (std::size_t j = 0; j < keys.size(); ++j) {
+      const Key b = keys[j];
+      if (is_nan(b)) continue;
+      CAPTURE(j);
+      for (int ra : ranks) {
+        for (int rb : ranks) {
+          if (ra == rb && ra >= 0) continue;  // one rank, one item
+          const bool expected = tiebreak(gpusort::detail::ranked<Key>{a, ra},
+                                         gpusort::detail::ranked<Key>{b, rb});
+          REQUIRE(wordless(codec::make(a, ra), codec::make(b, rb)) == expected);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("rank_codec: floating point of at most 32 bits under less and greater packs its ranks",
+          "[compare][ranked]") {
+  STATIC_REQUIRE(!gpusort::detail::order_word<float, gpusort::less>::exists);
+  STATIC_REQUIRE(!gpusort::detail::packs_ranks<double, gpusort::less>);
+  STATIC_REQUIRE(gpusort::detail::packs_ranks<float, gpusort::greater>);
+  check_zero_tied_word(float_keys<float>(float_order, 31), gpusort::less{});
+  check_zero_tied_word(float_keys<float>(float_order, 32), gpusort::greater{});
+  check_zero_tied_word(float_keys<__half>(half_order, 33), gpusort::less{});
+  check_zero_tied_word(float_keys<__nv_bfloat16>(bfloat16_order, 34), gpusort::greater{});
+}
+
 TEST_CASE("order_word: none where the comparator or the width does not allow one", "[compare][ranked]") {
   using gpusort::detail::order_word;
   STATIC_REQUIRE(!order_word<std::uint64_t, gpusort::less>::exists);      // 64 bits: no room for a rank

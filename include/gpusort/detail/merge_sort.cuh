@@ -52,8 +52,7 @@ namespace detail {
 // Ranked items without a packed rank (rank_codec's ranked<Key>) of keys of up to 16 bytes
 // sort their tiles by staged merges instead of a network (detail/staged_sort.cuh). Whole sorts
 // at 2^20-2^26 (H200, run 82): 16-byte keys under their own comparator 24-29 % faster,
-// u64:u32 pairs 27-30 %, f64 34-36 %, f32 under less 22 %; 64-byte keys 3.5-3.7 % slower
-// (the network compares fewer of them a thread).
+// u64:u32 pairs 27-30 %, f64 34-36 %; 64-byte keys 3.5-3.7 % slower, so they keep the network.
 template <class Item, class Key>
 constexpr bool sorts_tile_by_merges = std::is_same<Item, ranked<Key>>::value && sizeof(Key) <= 16;
 
@@ -663,7 +662,7 @@ struct algorithm<policy::merge> {
     // beside the key, so that the runs are stable; other ranked items sort tiles.
     using codec = std::conditional_t<ranked_items, rank_codec<Key, Compare>, plain_items<Key>>;
     using warp_runs = warp_run_shape<codec, Key, Value>;
-    constexpr bool runs_from_warps = !ranked_items || order_word<Key, Compare>::exists;
+    constexpr bool runs_from_warps = !ranked_items || packs_ranks<Key, Compare>;
     static_assert(!runs_from_warps || tuning::wide_merge_tile <= 2 * warp_runs::run,
                   "a merge tile spans at most two runs");
     static_assert(!runs_from_warps || warp_runs::run >= tuning::sort_tile,

@@ -17,6 +17,7 @@
 #include <gpusort/detail/no_value.cuh>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace gpusort {
@@ -98,11 +99,61 @@ struct order_word<Key, total_less,
   }
 };
 
+// Floating point of at most 32 bits under less or greater has no order word only because -0
+// and +0 tie with different bits. With +0's word for both and the sign of a zero kept in the
+// low bit below the rank, such keys pack with their ranks all the same (rank_codec): ties
+// still order by rank, as the rank sits above the bit. A NaN, which leaves less and greater
+// no strict weak ordering, goes to one end by its sign, as in detail/total_order_words.cuh.
+template <class Key, class Compare, class = void>
+struct zero_tied_word {
+  static constexpr bool exists = false;
+};
+
+template <class Key, class Compare>
+struct zero_tied_word<Key, Compare,
+                      std::enable_if_t<(std::is_same<Key, float>::value || std::is_same<Key, __half>::value ||
+                                        std::is_same<Key, __nv_bfloat16>::value) &&
+                                       (std::is_same<Compare, less>::value ||
+                                        std::is_same<Compare, greater>::value)>> {
+  static constexpr bool exists = true;
+  using bits = typename float_bits<Key>::type;
+  static constexpr bits negative_zero_bits = bits(bits(1) << (8 * sizeof(bits) - 1));
+  static constexpr bits flip = std::is_same<Compare, greater>::value ? bits(~bits(0)) : bits(0);
+  __host__ __device__ static bool is_negative_zero(const Key& key) {
+    bits b;
+    std::memcpy(&b, &key, sizeof(bits));
+    return b == negative_zero_bits;
+  }
+  __host__ __device__ static std::uint32_t encode(const Key& key) {
+    // +0's word is the sign bit alone (total_order_key), which -0's bits are.
+    return bits((is_negative_zero(key) ? negative_zero_bits : total_order_key(key)) ^ flip);
+  }
+  __host__ __device__ static Key decode(std::uint32_t word, bool negative_zero) {
+    if (!negative_zero) return from_total_order_key<Key>(bits(bits(word) ^ flip));
+    const bits b = negative_zero_bits;
+    Key key;
+    std::memcpy(&key, &b, sizeof(bits));
+    return key;
+  }
+};
+
 // How a network carries (key, rank) items and compares them: ranked<Key> under
 // rank_tiebreak in general; one 64-bit word, order word above rank, under plain less where
 // the key has an order word (an absent slot is the largest word: after every real item,
-// whose rank is below 2^31).
-template <class Key, class Compare, bool PACKED = order_word<Key, Compare>::exists>
+// whose rank is below 2^31), or, for zero_tied_word keys, order word above rank above the
+// sign of a zero (ranks below 2^31 shifted up one bit still leave an absent slot the largest).
+enum class rank_packing { none, order_word, zero_tied_word };
+
+template <class Key, class Compare>
+constexpr rank_packing rank_packing_of = order_word<Key, Compare>::exists      ? rank_packing::order_word
+                                         : zero_tied_word<Key, Compare>::exists ? rank_packing::zero_tied_word
+                                                                                : rank_packing::none;
+
+// Whether (key, rank) items of these keys are one 64-bit word.
+template <class Key, class Compare>
+constexpr bool packs_ranks = rank_packing_of<Key, Compare> != rank_packing::none;
+
+template <class Key, class Compare, rank_packing PACKING = rank_packing_of<Key, Compare>>
 struct rank_codec {
   using item = ranked<Key>;
   __host__ __device__ static item make(const Key& key, int rank) { return {key, rank}; }
@@ -112,7 +163,7 @@ struct rank_codec {
 };
 
 template <class Key, class Compare>
-struct rank_codec<Key, Compare, true> {
+struct rank_codec<Key, Compare, rank_packing::order_word> {
   using item = std::uint64_t;
   using word = order_word<Key, Compare>;
   __host__ __device__ static item make(const Key& key, int rank) {
@@ -122,6 +173,24 @@ struct rank_codec<Key, Compare, true> {
   __host__ __device__ static Key key(item i) { return word::decode(static_cast<std::uint32_t>(i >> 32)); }
   // An absent slot's word decodes to absent_rank.
   __host__ __device__ static int rank(item i) { return static_cast<int>(static_cast<std::uint32_t>(i)); }
+  __host__ __device__ static less compare(Compare) { return {}; }
+};
+
+template <class Key, class Compare>
+struct rank_codec<Key, Compare, rank_packing::zero_tied_word> {
+  using item = std::uint64_t;
+  using word = zero_tied_word<Key, Compare>;
+  __host__ __device__ static item make(const Key& key, int rank) {
+    return rank < 0 ? ~item(0)
+                    : item(word::encode(key)) << 32 | static_cast<std::uint32_t>(rank) << 1 |
+                          static_cast<std::uint32_t>(word::is_negative_zero(key));
+  }
+  __host__ __device__ static Key key(item i) {
+    return word::decode(static_cast<std::uint32_t>(i >> 32), (i & 1) != 0);
+  }
+  __host__ __device__ static int rank(item i) {
+    return i == ~item(0) ? absent_rank : static_cast<int>(static_cast<std::uint32_t>(i) >> 1);
+  }
   __host__ __device__ static less compare(Compare) { return {}; }
 };
 

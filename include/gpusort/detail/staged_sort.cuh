@@ -12,6 +12,7 @@
 #pragma once
 
 #include <gpusort/detail/staged_merge.cuh>
+#include <gpusort/thread/compare_exchange.cuh>
 
 namespace gpusort {
 namespace detail {
@@ -46,21 +47,15 @@ __device__ __forceinline__ void sort_staged(int valid, Compare cmp,
       keys[r] = shared.keys[own + r < valid ? own + r : 0];
       positions[r] = shared.values[own + r < valid ? own + r : 0];
     }
-    // Odd-even transposition: ITEMS rounds of adjacent exchanges sort ITEMS items, and an
-    // exchange only where the later key strictly precedes keeps it stable. Slots past
-    // `valid` stay put: they are never compared.
+    // Odd-even transposition: ITEMS rounds of adjacent compare-exchanges sort ITEMS items,
+    // and as one exchanges only where the later key strictly precedes, it stays stable. Slots
+    // past `valid` stay put: they are never compared.
 #pragma unroll
     for (int round = 0; round < ITEMS; ++round) {
 #pragma unroll
       for (int r = round & 1; r + 1 < ITEMS; r += 2) {
-        if (own + r + 1 < valid && cmp(keys[r + 1], keys[r])) {
-          const Key key = keys[r];
-          keys[r] = keys[r + 1];
-          keys[r + 1] = key;
-          const int position = positions[r];
-          positions[r] = positions[r + 1];
-          positions[r + 1] = position;
-        }
+        if (own + r + 1 < valid)
+          thread::compare_exchange(keys[r], keys[r + 1], positions[r], positions[r + 1], cmp);
       }
     }
     __syncthreads();
