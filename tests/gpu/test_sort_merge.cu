@@ -135,29 +135,64 @@ TEST_CASE("merge: keys and pairs from warp runs, the last one short", "[merge][l
   check_sort<gpusort::policy::merge, std::uint32_t, std::uint64_t>(merge_policy, {dist, n}, gpusort::greater{}, true);
 }
 
-// Floats alone under less or greater need ranks (-0 and +0 tie with different bits) and pack
-// them beside their words (detail::zero_tied_word): the output is std::stable_sort's bit for
-// bit, through one tile, tiles and passes, and (from merge_warp_runs_from) warp runs.
-template <class Compare>
-void check_zeros_keep_input_order(std::int64_t n, Compare cmp) {
+// Floats alone under less or greater: -0 and +0 tie with different bits, so a stable sort
+// keeps them in input order. Below zero_order_words_from keys pack with their ranks
+// (detail::zero_tied_word); from there they sort as order words and the zeros' signs are
+// written back in input order (detail/zero_signs.cuh), a path that `through_words` takes at
+// any size. The output is std::stable_sort's bit for bit: through one tile, tiles and passes,
+// warp runs; the record's tiles whole, one key past them and ragged; zeros among other keys
+// and every key a zero.
+template <class Key, class Compare>
+void check_zeros_keep_input_order(std::int64_t n, bool only_zeros, Compare cmp, bool through_words = false) {
   std::mt19937 rng(static_cast<unsigned>(n));
-  std::vector<float> input(static_cast<std::size_t>(n));
-  for (float& key : input) {
+  std::vector<Key> input(static_cast<std::size_t>(n));
+  for (Key& key : input) {
     const unsigned r = rng();
-    key = (r & 3) == 0 ? -0.0f : (r & 3) == 1 ? 0.0f : static_cast<float>(static_cast<int>(r >> 2) % 64 - 32);
+    const float f = (r & 3) == 0 ? -0.0f
+                    : (r & 3) == 1 || only_zeros ? 0.0f
+                                                 : static_cast<float>(static_cast<int>(r >> 2) % 64 - 32);
+    key = static_cast<Key>(f);
   }
-  device_buffer<float> keys(input);
-  REQUIRE(gpusort::sort_keys(merge_policy, keys.data(), n, cmp) == cudaSuccess);
-  const std::vector<float> output = keys.to_host();
-  std::vector<float> expected = input;
+  device_buffer<Key> keys(input);
+  if (through_words) {
+    const std::size_t bytes =
+        gpusort::detail::total_order_words_temp_bytes<gpusort::policy::merge, Key, no_value>(merge_policy, n);
+    device_buffer<char> temp(static_cast<std::int64_t>(bytes));
+    REQUIRE(gpusort::detail::sort_total_order_words(merge_policy, temp.data(), keys.data(),
+                                                    static_cast<no_value*>(nullptr), n, cmp, 0) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  } else {
+    REQUIRE(gpusort::sort_keys(merge_policy, keys.data(), n, cmp) == cudaSuccess);
+  }
+  const std::vector<Key> output = keys.to_host();
+  std::vector<Key> expected = input;
   std::stable_sort(expected.begin(), expected.end(), cmp);
-  REQUIRE(std::memcmp(output.data(), expected.data(), expected.size() * sizeof(float)) == 0);
+  REQUIRE(std::memcmp(output.data(), expected.data(), expected.size() * sizeof(Key)) == 0);
 }
 
 TEST_CASE("merge: float keys alone under less and greater keep -0 and +0 in input order", "[merge]") {
-  const std::int64_t n = GENERATE(std::int64_t(1000), std::int64_t(999983), (std::int64_t(1) << 23) + 12345);
-  check_zeros_keep_input_order(n, gpusort::less{});
-  check_zeros_keep_input_order(n, gpusort::greater{});
+  const std::int64_t n = GENERATE(std::int64_t(1000), std::int64_t(999983), std::int64_t(1) << 22,
+                                  (std::int64_t(1) << 22) + 4096 * 3 + 1, (std::int64_t(1) << 23) + 12345);
+  const bool only_zeros = GENERATE(false, true);
+  CAPTURE(n, only_zeros);
+  check_zeros_keep_input_order<float>(n, only_zeros, gpusort::less{});
+  check_zeros_keep_input_order<float>(n, only_zeros, gpusort::greater{});
+  check_zeros_keep_input_order<__half>(n, only_zeros, gpusort::less{});
+  check_zeros_keep_input_order<__nv_bfloat16>(n, only_zeros, gpusort::greater{});
+}
+
+TEST_CASE("merge: the zeros' record at awkward sizes", "[merge]") {
+  const std::int64_t n = GENERATE(std::int64_t(1), std::int64_t(2), std::int64_t(4095), std::int64_t(4096),
+                                  std::int64_t(4097), std::int64_t(65521), std::int64_t(1) << 16);
+  const bool only_zeros = GENERATE(false, true);
+  CAPTURE(n, only_zeros);
+  check_zeros_keep_input_order<float>(n, only_zeros, gpusort::less{}, true);
+  check_zeros_keep_input_order<__half>(n, only_zeros, gpusort::greater{}, true);
+}
+
+TEST_CASE("merge: the zeros' signs recorded and restored, under the sanitizers", "[merge][sanitize]") {
+  const bool only_zeros = GENERATE(false, true);
+  check_zeros_keep_input_order<float>(4096 * 3 + 5, only_zeros, gpusort::less{}, true);
 }
 
 // The four-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each

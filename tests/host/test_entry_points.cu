@@ -168,13 +168,19 @@ TEST_CASE("floating-point keys go through order words only where the result keep
   STATIC_REQUIRE(sorts_as_total_order_words<policy::merge, float, no_value, gpusort::total_less>);
   STATIC_REQUIRE(sorts_as_total_order_words<policy::automatic, double, no_value, gpusort::total_less>);
   STATIC_REQUIRE(sorts_as_total_order_words<policy::warpsort, float, std::uint32_t, gpusort::total_less>);
-  // less and greater hold -0 and +0 equivalent, the words do not: only unstable policies,
-  // and only float keys alone (where the words measured faster).
+  // less and greater hold -0 and +0 equivalent, the words do not: only float keys alone
+  // (where the words measured faster), and the stable policies record the zeros' signs
+  // (detail/zero_signs.cuh).
+  using gpusort::detail::keeps_zero_order;
   STATIC_REQUIRE(sorts_as_total_order_words<policy::warpsort, float, no_value, gpusort::less>);
   STATIC_REQUIRE(sorts_as_total_order_words<policy::randomized_sample, float, no_value, gpusort::greater>);
   STATIC_REQUIRE(sorts_as_total_order_words<policy::deterministic_sample, float, no_value, gpusort::less>);
-  STATIC_REQUIRE(!sorts_as_total_order_words<policy::merge, float, no_value, gpusort::less>);
-  STATIC_REQUIRE(!sorts_as_total_order_words<policy::automatic, float, no_value, gpusort::greater>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::merge, float, no_value, gpusort::less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::automatic, float, no_value, gpusort::greater>);
+  STATIC_REQUIRE(keeps_zero_order<policy::merge, gpusort::less>);
+  STATIC_REQUIRE(keeps_zero_order<policy::automatic, gpusort::greater>);
+  STATIC_REQUIRE(!keeps_zero_order<policy::merge, gpusort::total_less>);
+  STATIC_REQUIRE(!keeps_zero_order<policy::warpsort, gpusort::less>);
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::randomized_sample, double, no_value, gpusort::less>);
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, float, std::uint32_t, gpusort::less>);
   // 16-bit floats as float (measured faster under total_less, and alone under less).
@@ -182,7 +188,7 @@ TEST_CASE("floating-point keys go through order words only where the result keep
   STATIC_REQUIRE(sorts_as_total_order_words<policy::automatic, __nv_bfloat16, std::uint32_t, gpusort::total_less>);
   STATIC_REQUIRE(sorts_as_total_order_words<policy::randomized_sample, __half, no_value, gpusort::less>);
   STATIC_REQUIRE(sorts_as_total_order_words<policy::warpsort, __nv_bfloat16, no_value, gpusort::greater>);
-  STATIC_REQUIRE(!sorts_as_total_order_words<policy::merge, __half, no_value, gpusort::less>);
+  STATIC_REQUIRE(sorts_as_total_order_words<policy::merge, __half, no_value, gpusort::less>);
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::deterministic_sample, __half, std::uint32_t, gpusort::less>);
   // Other keys, other comparators: never.
   STATIC_REQUIRE(!sorts_as_total_order_words<policy::warpsort, std::uint32_t, no_value, gpusort::less>);

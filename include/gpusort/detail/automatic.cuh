@@ -4,8 +4,10 @@
 // bits, so no sort can be told from a stable one) of 1, 2, 4 and 8 bytes go to the policy
 // measured fastest at their size: merge up to warpsort_from, warpsort up to randomized_from,
 // randomized_sample from there. Everything else (pairs, keys whose ties may differ in bits,
-// other key sizes) goes to merge, so automatic stays stable as merge is. (16-bit floats under
-// total_less arrive here as their u16 order words, detail/total_order_words.cuh.) The size query
+// other key sizes) goes to merge, so automatic stays stable as merge is. (Floats under
+// total_less, and float, __half and __nv_bfloat16 keys alone under less and greater with
+// their zeros' input order recorded, arrive here as their order words,
+// detail/total_order_words.cuh.) The size query
 // cannot see the comparator, so for those keys it asks for the larger of merge's and the
 // other choice's temp storage at n.
 //

@@ -16,15 +16,17 @@
 // networks already compare order words, detail::rank_codec) +4 % at 2^16, +2 % at 2^20.
 // __half and __nv_bfloat16 (run 53, H200): f16 at 2^24 merge 2.0x, warpsort 3.3x,
 // randomized_sample 2.3x, deterministic_sample 2.9x faster; f16:u32 pairs 7-37 %.
-// Under less and greater only float, __half and __nv_bfloat16 keys alone, and only where the
-// policy need not be stable: the words put -0 before +0 (greater: after), which those
-// comparators hold equivalent, so the result is sorted under them but the zeros' input order
-// is not kept. There a float compares in one instruction too, and the words pay only where
-// they let a policy take a cheaper path than for keys whose ties are not identical: measured
-// (run 39, H100, against comparing under less) f32 keys at 2^24 warpsort 4 %,
+// Under less and greater only float, __half and __nv_bfloat16 keys alone: the words put -0
+// before +0 (greater: after), which those comparators hold equivalent, so the result is sorted
+// under them, and a stable policy gets the zeros' input order back from
+// detail/zero_signs.cuh. There a float compares in one instruction too, and the words pay only
+// where they let a policy take a cheaper path than for keys whose ties are not identical:
+// measured (run 39, H100, against comparing under less) f32 keys at 2^24 warpsort 4 %,
 // randomized_sample 22 %, deterministic_sample 18 % faster (2^26: 7 / 23 / 26 %; f16 at 2^24
 // 18 / 27 / 17 %, run 53, H200); but double keys 5-9 % and f32:u32 or f64:u32 pairs 6-15 %
-// slower, whose paths the words do not change.
+// slower, whose paths the words do not change. policy::merge, which otherwise ranks keys whose
+// ties are not identical, sorts f32 keys under less 32-41 % faster from 2^22 as words with the
+// zeros' signs recorded, __half 30-42 % (run 83, H200).
 // The mapping is a bijection on bit patterns (NaN payloads, -0 and +0 kept), so the sorted
 // words decode to a permutation of the keys sorted under the comparator; under total_less
 // ties are the same bits, so a stable policy stays stable. Under less and greater a NaN
@@ -36,9 +38,12 @@
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/no_value.cuh>
+#include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/detail/zero_signs.cuh>
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -56,17 +61,43 @@ constexpr bool has_total_order_words = is_narrow_float<Key> || std::is_same<Key,
 
 // Whether Policy sorts Key (Value alongside) under Compare as order words (from
 // total_order_words_from keys): floating-point keys under total_less always; float, __half
-// and __nv_bfloat16 keys alone under less or greater where the policy need not be stable.
+// and __nv_bfloat16 keys alone under less or greater.
 template <class Policy, class Key, class Value, class Compare>
 constexpr bool sorts_as_total_order_words =
     has_total_order_words<Key> &&
     (std::is_same<Compare, total_less>::value ||
-     (!algorithm<Policy>::stable && is_narrow_float<Key> && !has_values<Value> &&
+     (is_narrow_float<Key> && !has_values<Value> &&
       (std::is_same<Compare, less>::value || std::is_same<Compare, greater>::value)));
+
+// Whether such a sort records the zeros' signs (detail/zero_signs.cuh): a stable policy under
+// a comparator that ties -0 with +0.
+template <class Policy, class Compare>
+constexpr bool keeps_zero_order = algorithm<Policy>::stable && !std::is_same<Compare, total_less>::value;
+
+// Temp storage of a sort of n keys as words, under any comparator it may take that path for
+// (a size query does not name it).
+template <class Policy, class Key, class Value>
+std::size_t total_order_words_temp_bytes(const Policy& policy, std::int64_t n) {
+  using word = typename float_bits<Key>::type;
+  const std::size_t words = algorithm<Policy>::template temp_storage_bytes<word, Value>(policy, n);
+  if constexpr (sorts_as_total_order_words<Policy, Key, Value, less> && keeps_zero_order<Policy, less>)
+    return temp_aligned_bytes(words) + zero_signs_temp_bytes(n);
+  return words;
+}
 
 // From this many keys: at 2^12-2^14 the two passes' launches cost what the comparisons save
 // (within 2 % either way), and policy::merge promises one launch up to 2^14 items.
 constexpr std::int64_t total_order_words_from = std::int64_t(1) << 16;
+
+// From this many keys a sort that keeps the zeros' order takes the words: their record and
+// restoring cost a memset, five kernels and two reads of the keys, so below it policy::merge
+// ranks the keys in 64-bit words instead (detail::zero_tied_word). f32 keys under less (H200, bench/RESULTS.md run 83):
+// words 51 % slower at 2^16, 10 % at 2^20, 32 % faster at 2^22, 41 % at 2^26.
+constexpr std::int64_t zero_order_words_from = std::int64_t(1) << 22;
+
+template <class Policy, class Compare>
+constexpr std::int64_t sorts_as_words_from =
+    keeps_zero_order<Policy, Compare> ? zero_order_words_from : total_order_words_from;
 
 // ENCODE: keys to words in place; else words back to keys. Words XOR `flip` (all ones under
 // greater) ascend as the keys descend.
@@ -101,16 +132,26 @@ cudaError_t launch_total_order_words(typename float_bits<Key>::type* words, std:
 
 // algorithm<Policy>::sort of keys[0, n) (values alongside) under Compare (total_less, less or
 // greater), as words.
+// temp: total_order_words_temp_bytes, aligned; the zeros' record after the policy's part.
 template <class Policy, class Key, class Value, class Compare>
 cudaError_t sort_total_order_words(const Policy& policy, void* temp, Key* keys, Value* values,
                                    std::int64_t n, Compare, cudaStream_t stream) {
   using word = typename float_bits<Key>::type;
   word* words = reinterpret_cast<word*>(keys);
   const word flip = std::is_same<Compare, greater>::value ? static_cast<word>(~word(0)) : word(0);
+  void* zero_record = static_cast<char*>(temp) +
+                      temp_aligned_bytes(algorithm<Policy>::template temp_storage_bytes<word, Value>(policy, n));
+  if constexpr (keeps_zero_order<Policy, Compare>) {
+    if (cudaError_t e = record_zero_signs(zero_record, keys, n, flip, stream)) return e;
+  }
   if (cudaError_t e = launch_total_order_words<Key, true>(words, n, flip, stream)) return e;
   const cudaError_t sorted = algorithm<Policy>::sort(policy, temp, words, values, n, less{}, stream);
   const cudaError_t decoded = launch_total_order_words<Key, false>(words, n, flip, stream);
-  return sorted != cudaSuccess ? sorted : decoded;
+  if (sorted != cudaSuccess) return sorted;
+  if constexpr (keeps_zero_order<Policy, Compare>) {
+    if (decoded == cudaSuccess) return restore_zero_signs(zero_record, keys, n, stream);
+  }
+  return decoded;
 }
 
 }  // namespace detail

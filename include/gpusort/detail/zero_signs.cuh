@@ -1,0 +1,198 @@
+// gpusort/detail/zero_signs.cuh — the input order of -0 and +0 kept through a stable sort of
+// float, __half or __nv_bfloat16 keys as their order words (detail/total_order_words.cuh).
+//
+// Why: under less and greater -0 and +0 tie, so a stable sort keeps them in input order, but
+// their words differ and put every -0 before every +0 (greater: after). They are the only
+// keys that tie with different bits (NaN aside, which leaves those comparators no strict weak
+// ordering), so the words sort everything else as the comparator does, and the zeros, which
+// end up as one run, only need their signs in input order written back over that run.
+// Recorded before the sort: one pass counts each tile's zeros and the keys that sort before
+// every zero, one scan (device::bucket_offsets, those two counts as two buckets) gives each
+// tile's first zero its output position, and a second pass sets a bit at the output position
+// of every -0. After the sort the run is rewritten from those bits. Two reads of the keys and
+// n bits of temp storage; the zero run is the only part of the output written again.
+#pragma once
+
+#include <gpusort/compare.cuh>
+#include <gpusort/detail/temp_storage.cuh>
+#include <gpusort/device/bucket_offsets.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusort {
+namespace detail {
+
+constexpr int zero_signs_threads = 256;
+constexpr int zero_signs_groups_per_warp = 16;  // of 32 keys, lane l holding key 32 g + l
+constexpr int zero_signs_tile = zero_signs_threads * zero_signs_groups_per_warp;
+
+// Which of 32 consecutive keys (lane l: keys[index], absent from n on) are zeros, which are
+// -0, and which sort before every zero (their words XOR flip below +0's, the sign bit alone).
+struct zero_group {
+  unsigned zeros;
+  unsigned negative_zeros;
+  unsigned before_zeros;
+};
+
+template <class Word>
+__device__ __forceinline__ zero_group classify_zero_group(const Word* keys, std::int64_t index,
+                                                          std::int64_t n, Word flip) {
+  constexpr Word sign = Word(Word(1) << (8 * sizeof(Word) - 1));
+  bool zero = false, negative_zero = false, before = false;
+  if (index < n) {
+    const Word bits = keys[index];
+    zero = Word(bits & Word(~sign)) == 0;
+    negative_zero = bits == sign;
+    // total_order_key's map, on the bits: negatives all flipped, the rest with the sign set.
+    const Word word = (bits & sign) ? Word(~bits) : Word(bits | sign);
+    before = !zero && Word(word ^ flip) < Word(sign ^ flip);
+  }
+  return {__ballot_sync(~0u, zero), __ballot_sync(~0u, negative_zero), __ballot_sync(~0u, before)};
+}
+
+// counts[2 t] = keys of tile t that sort before every zero, counts[2 t + 1] = its zeros.
+template <class Word>
+__global__ void __launch_bounds__(zero_signs_threads)
+    count_zero_signs_kernel(const Word* keys, std::int64_t n, Word flip, std::int64_t* counts) {
+  __shared__ unsigned warp_counts[2][zero_signs_threads / 32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * zero_signs_tile +
+                             warp * zero_signs_groups_per_warp * 32 + lane;
+  unsigned before = 0, zeros = 0;
+#pragma unroll
+  for (int g = 0; g < zero_signs_groups_per_warp; ++g) {
+    const zero_group group = classify_zero_group(keys, first + 32 * g, n, flip);
+    before += __popc(group.before_zeros);
+    zeros += __popc(group.zeros);
+  }
+  if (lane == 0) {
+    warp_counts[0][warp] = before;
+    warp_counts[1][warp] = zeros;
+  }
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    std::int64_t sum = 0;
+    for (int w = 0; w < zero_signs_threads / 32; ++w) sum += warp_counts[threadIdx.x][w];
+    counts[2 * static_cast<std::int64_t>(blockIdx.x) + threadIdx.x] = sum;
+  }
+}
+
+// Sets bit p of negative_zero_at for every -0 that a stable sort puts at output position p:
+// tile t's zeros in input order from offsets[2 t + 1] on.
+template <class Word>
+__global__ void __launch_bounds__(zero_signs_threads)
+    record_zero_signs_kernel(const Word* keys, std::int64_t n, Word flip, const std::int64_t* offsets,
+                             unsigned* negative_zero_at) {
+  __shared__ unsigned warp_zeros[zero_signs_threads / 32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * zero_signs_tile +
+                             warp * zero_signs_groups_per_warp * 32 + lane;
+  zero_group groups[zero_signs_groups_per_warp];
+  unsigned zeros = 0;
+#pragma unroll
+  for (int g = 0; g < zero_signs_groups_per_warp; ++g) {
+    groups[g] = classify_zero_group(keys, first + 32 * g, n, flip);
+    zeros += __popc(groups[g].zeros);
+  }
+  if (lane == 0) warp_zeros[warp] = zeros;
+  __syncthreads();
+  std::int64_t position = offsets[2 * static_cast<std::int64_t>(blockIdx.x) + 1];
+  for (int w = 0; w < warp; ++w) position += warp_zeros[w];
+#pragma unroll
+  for (int g = 0; g < zero_signs_groups_per_warp; ++g) {
+    const unsigned group_zeros = groups[g].zeros;
+    const int count = __popc(group_zeros);
+    if (groups[g].negative_zeros) {
+      // Bit r of the group's word: whether its r-th zero is -0.
+      const unsigned rank = __popc(group_zeros & ((1u << lane) - 1));
+      const unsigned word = __reduce_or_sync(~0u, ((groups[g].negative_zeros >> lane) & 1) << rank);
+      const int shift = static_cast<int>(position % 32);
+      if (lane == 0) atomicOr(&negative_zero_at[position / 32], word << shift);
+      if (lane == 1 && shift != 0 && (word >> (32 - shift)) != 0)
+        atomicOr(&negative_zero_at[position / 32 + 1], word >> (32 - shift));
+    }
+    position += count;
+  }
+}
+
+// After the sort: the zero run, from the keys before every zero (offsets[1]) to the end of
+// the last tile's zeros, rewritten with the recorded signs.
+template <class Word>
+__global__ void restore_zero_signs_kernel(Word* keys, const std::int64_t* counts, const std::int64_t* offsets,
+                                          std::int64_t tiles, const unsigned* negative_zero_at) {
+  constexpr Word sign = Word(Word(1) << (8 * sizeof(Word) - 1));
+  const std::int64_t begin = offsets[1];
+  const std::int64_t end = offsets[2 * (tiles - 1) + 1] + counts[2 * (tiles - 1) + 1];
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t p = begin + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < end;
+       p += stride)
+    keys[p] = ((negative_zero_at[p / 32] >> (p % 32)) & 1) ? sign : Word(0);
+}
+
+// Where the record lives in its temp storage: counts, offsets, the sign bits and the scan's
+// own storage.
+struct zero_signs_layout {
+  std::int64_t tiles;
+  std::size_t scan_bytes = 0;
+  temp_layout<4> layout;
+
+  static std::size_t scan_bytes_for(std::int64_t tiles) {
+    std::size_t bytes = 0;
+    device::bucket_offsets<std::int64_t>(nullptr, bytes, nullptr, nullptr, static_cast<int>(tiles), 2);
+    return bytes;
+  }
+  explicit zero_signs_layout(std::int64_t n)
+      : tiles((n + zero_signs_tile - 1) / zero_signs_tile),
+        scan_bytes(scan_bytes_for(tiles)),
+        layout({static_cast<std::size_t>(2 * tiles) * sizeof(std::int64_t),
+                static_cast<std::size_t>(2 * tiles) * sizeof(std::int64_t),
+                static_cast<std::size_t>((n + 31) / 32) * sizeof(unsigned), scan_bytes}) {}
+  std::int64_t* counts(void* temp) const { return layout.get<std::int64_t>(temp, 0); }
+  std::int64_t* offsets(void* temp) const { return layout.get<std::int64_t>(temp, 1); }
+  unsigned* negative_zero_at(void* temp) const { return layout.get<unsigned>(temp, 2); }
+  void* scan_temp(void* temp) const { return layout.get<char>(temp, 3); }
+};
+
+inline std::size_t zero_signs_temp_bytes(std::int64_t n) { return zero_signs_layout(n).layout.total; }
+
+// Records, for keys[0, n) (n >= 1) as a stable sort of their words XOR flip would order them,
+// where each -0 goes. temp: zero_signs_temp_bytes(n), aligned; kept until restore_zero_signs.
+template <class Key>
+cudaError_t record_zero_signs(void* temp, const Key* keys, std::int64_t n,
+                              typename float_bits<Key>::type flip, cudaStream_t stream) {
+  using Word = typename float_bits<Key>::type;
+  const zero_signs_layout at(n);
+  const Word* words = reinterpret_cast<const Word*>(keys);
+  if (cudaError_t e = cudaMemsetAsync(at.negative_zero_at(temp), 0, static_cast<std::size_t>((n + 31) / 32) * sizeof(unsigned), stream))
+    return e;
+  count_zero_signs_kernel<<<static_cast<unsigned>(at.tiles), zero_signs_threads, 0, stream>>>(words, n, flip,
+                                                                                            at.counts(temp));
+  if (cudaError_t e = cudaPeekAtLastError()) return e;
+  std::size_t scan_bytes = at.scan_bytes;
+  if (cudaError_t e = device::bucket_offsets(at.scan_temp(temp), scan_bytes, at.counts(temp), at.offsets(temp),
+                                             static_cast<int>(at.tiles), 2, stream))
+    return e;
+  record_zero_signs_kernel<<<static_cast<unsigned>(at.tiles), zero_signs_threads, 0, stream>>>(
+      words, n, flip, at.offsets(temp), at.negative_zero_at(temp));
+  return cudaPeekAtLastError();
+}
+
+// Rewrites the zero run of keys[0, n), sorted as record_zero_signs's words were, with the
+// signs it recorded in temp.
+template <class Key>
+cudaError_t restore_zero_signs(void* temp, Key* keys, std::int64_t n, cudaStream_t stream) {
+  using Word = typename float_bits<Key>::type;
+  const zero_signs_layout at(n);
+  constexpr int threads = 256;
+  // A grid of up to 1024 blocks strides over the run, whose length only the device knows.
+  const std::int64_t blocks = (n + threads - 1) / threads;
+  restore_zero_signs_kernel<<<static_cast<unsigned>(blocks < 1024 ? blocks : 1024), threads, 0, stream>>>(
+      reinterpret_cast<Word*>(keys), at.counts(temp), at.offsets(temp), at.tiles, at.negative_zero_at(temp));
+  return cudaPeekAtLastError();
+}
+
+}  // namespace detail
+}  // namespace gpusort
