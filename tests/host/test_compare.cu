@@ -368,6 +368,22 @@ TEST_CASE("valid_first puts every invalid item after all valid ones", "[compare]
 
 namespace {
 
+// Packed (key, rank) words of a and b order as rank_tiebreak orders the items, for every
+// pair of ranks (absent among them).
+template <class Key, class Compare, std::size_t R>
+void check_packed_order(const Key& a, const Key& b, const int (&ranks)[R], Compare cmp) {
+  using codec = gpusort::detail::rank_codec<Key, Compare>;
+  const gpusort::detail::rank_tiebreak<Compare> tiebreak{cmp};
+  const auto wordless = codec::compare(cmp);
+  for (int ra : ranks) {
+    for (int rb : ranks) {
+      if (ra == rb && ra >= 0) continue;  // one rank, one item
+      const bool expected = tiebreak(gpusort::detail::ranked<Key>{a, ra}, gpusort::detail::ranked<Key>{b, rb});
+      REQUIRE(wordless(codec::make(a, ra), codec::make(b, rb)) == expected);
+    }
+  }
+}
+
 // Every key of `keys` against every other: the order word keeps cmp's order exactly and
 // gives the key back; packed (key, rank) words order as rank_tiebreak does, absent last.
 template <class Key, class Compare>
@@ -375,8 +391,6 @@ void check_order_word(const std::vector<Key>& keys, Compare cmp) {
   using word = gpusort::detail::order_word<Key, Compare>;
   using codec = gpusort::detail::rank_codec<Key, Compare>;
   static_assert(word::exists, "a key type with an order word");
-  const gpusort::detail::rank_tiebreak<Compare> tiebreak{cmp};
-  const auto wordless = codec::compare(cmp);
   const int ranks[] = {gpusort::detail::absent_rank, 0, 1, 4095, 1 << 30};
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const Key a = keys[i];
@@ -387,14 +401,7 @@ void check_order_word(const std::vector<Key>& keys, Compare cmp) {
       const Key b = keys[j];
       CAPTURE(j);
       REQUIRE(cmp(a, b) == (word::encode(a) < word::encode(b)));
-      for (int ra : ranks) {
-        for (int rb : ranks) {
-          if (ra == rb && ra >= 0) continue;  // one rank, one item
-          const bool expected = tiebreak(gpusort::detail::ranked<Key>{a, ra},
-                                         gpusort::detail::ranked<Key>{b, rb});
-          REQUIRE(wordless(codec::make(a, ra), codec::make(b, rb)) == expected);
-        }
-      }
+      check_packed_order(a, b, ranks, cmp);
     }
   }
 }
@@ -446,8 +453,6 @@ template <class Key, class Compare>
 void check_zero_tied_word(const std::vector<Key>& keys, Compare cmp) {
   using codec = gpusort::detail::rank_codec<Key, Compare>;
   static_assert(std::is_same<typename codec::item, std::uint64_t>::value, "packed words");
-  const gpusort::detail::rank_tiebreak<Compare> tiebreak{cmp};
-  const auto wordless = codec::compare(cmp);
   const int ranks[] = {gpusort::detail::absent_rank, 0, 1, 4095, 1 << 30, std::numeric_limits<int>::max()};
   const auto is_nan = [](const Key& k) { return std::isnan(static_cast<float>(k)); };
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -465,14 +470,7 @@ void check_zero_tied_word(const std::vector<Key>& keys, Compare cmp) {
       const Key b = keys[j];
       if (is_nan(b)) continue;
       CAPTURE(j);
-      for (int ra : ranks) {
-        for (int rb : ranks) {
-          if (ra == rb && ra >= 0) continue;  // one rank, one item
-          const bool expected = tiebreak(gpusort::detail::ranked<Key>{a, ra},
-                                         gpusort::detail::ranked<Key>{b, rb});
-          REQUIRE(wordless(codec::make(a, ra), codec::make(b, rb)) == expected);
-        }
-      }
+      check_packed_order(a, b, ranks, cmp);
     }
   }
 }
