@@ -36,6 +36,11 @@ template <> struct float_bits<double> { using type = std::uint64_t; };
 template <> struct float_bits<__half> { using type = std::uint16_t; };
 template <> struct float_bits<__nv_bfloat16> { using type = std::uint16_t; };
 
+// Floats of at most 4 bytes: one compare instruction under less, as their words are.
+template <class Key>
+constexpr bool is_narrow_float = std::is_same<Key, float>::value || std::is_same<Key, __half>::value ||
+                                 std::is_same<Key, __nv_bfloat16>::value;
+
 // Maps a float's bit pattern to an unsigned integer whose natural order is totalOrder:
 // negatives have all bits flipped (larger magnitude sorts first), non-negatives get the
 // sign bit set (they sort after every negative).

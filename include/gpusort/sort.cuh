@@ -8,8 +8,8 @@
 // Floating-point keys under total_less from 2^16 keys on are sorted as their order words
 // (detail/total_order_words.cuh): 20-60 % faster (16-bit floats 1.9-3.4x from 2^24 keys),
 // the same result; so are float, __half and __nv_bfloat16 keys alone under less and greater
-// by the policies that need not be stable (4-27 % faster), and by the stable ones from 2^22
-// keys, with the input order of -0 and +0 kept (detail/zero_signs.cuh; 30-42 % faster).
+// by the policies that need not be stable (4-27 % faster), and by the stable ones from 2^21
+// keys, with the input order of -0 and +0 kept (detail/zero_signs.cuh; 14-46 % faster).
 //
 // Errors: bad arguments (num_items < 0, a null array with num_items > 0, too little temp
 // storage) return cudaErrorInvalidValue before any work; num_items == 0 is a no-op; a

@@ -171,8 +171,10 @@ void check_zeros_keep_input_order(std::int64_t n, bool only_zeros, Compare cmp, 
 }
 
 TEST_CASE("merge: float keys alone under less and greater keep -0 and +0 in input order", "[merge]") {
-  const std::int64_t n = GENERATE(std::int64_t(1000), std::int64_t(999983), std::int64_t(1) << 22,
-                                  (std::int64_t(1) << 22) + 4096 * 3 + 1, (std::int64_t(1) << 23) + 12345);
+  using gpusort::detail::zero_order_words_from;
+  const std::int64_t n = GENERATE(std::int64_t(1000), std::int64_t(999983), zero_order_words_from - 1,
+                                  zero_order_words_from, (std::int64_t(1) << 22) + 4096 * 3 + 1,
+                                  (std::int64_t(1) << 23) + 12345);
   const bool only_zeros = GENERATE(false, true);
   CAPTURE(n, only_zeros);
   check_zeros_keep_input_order<float>(n, only_zeros, gpusort::less{});

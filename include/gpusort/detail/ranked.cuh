@@ -111,10 +111,8 @@ struct zero_tied_word {
 
 template <class Key, class Compare>
 struct zero_tied_word<Key, Compare,
-                      std::enable_if_t<(std::is_same<Key, float>::value || std::is_same<Key, __half>::value ||
-                                        std::is_same<Key, __nv_bfloat16>::value) &&
-                                       (std::is_same<Compare, less>::value ||
-                                        std::is_same<Compare, greater>::value)>> {
+                      std::enable_if_t<is_narrow_float<Key> && (std::is_same<Compare, less>::value ||
+                                                                std::is_same<Compare, greater>::value)>> {
   static constexpr bool exists = true;
   using bits = typename float_bits<Key>::type;
   static constexpr bits negative_zero_bits = bits(bits(1) << (8 * sizeof(bits) - 1));

@@ -51,11 +51,6 @@
 namespace gpusort {
 namespace detail {
 
-// Floats of at most 4 bytes: one compare instruction under less, as their words are.
-template <class Key>
-constexpr bool is_narrow_float = std::is_same<Key, float>::value || std::is_same<Key, __half>::value ||
-                                 std::is_same<Key, __nv_bfloat16>::value;
-
 template <class Key>
 constexpr bool has_total_order_words = is_narrow_float<Key> || std::is_same<Key, double>::value;
 
@@ -90,10 +85,11 @@ std::size_t total_order_words_temp_bytes(const Policy& policy, std::int64_t n) {
 constexpr std::int64_t total_order_words_from = std::int64_t(1) << 16;
 
 // From this many keys a sort that keeps the zeros' order takes the words: their record and
-// restoring cost a memset, five kernels and two reads of the keys, so below it policy::merge
-// ranks the keys in 64-bit words instead (detail::zero_tied_word). f32 keys under less (H200, bench/RESULTS.md run 83):
-// words 51 % slower at 2^16, 10 % at 2^20, 32 % faster at 2^22, 41 % at 2^26.
-constexpr std::int64_t zero_order_words_from = std::int64_t(1) << 22;
+// restoring cost a memset, a count pass, a scan and a rewrite of the zero run more than the
+// words alone, so below it policy::merge ranks the keys in 64-bit words instead
+// (detail::zero_tied_word). f32 keys under less (H200, bench/RESULTS.md run 84): words 3.6 %
+// slower at 2^20, 14 % faster at 2^21; 32-41 % faster at 2^22-2^26 (run 83).
+constexpr std::int64_t zero_order_words_from = std::int64_t(1) << 21;
 
 template <class Policy, class Compare>
 constexpr std::int64_t sorts_as_words_from =
@@ -143,8 +139,9 @@ cudaError_t sort_total_order_words(const Policy& policy, void* temp, Key* keys, 
                       temp_aligned_bytes(algorithm<Policy>::template temp_storage_bytes<word, Value>(policy, n));
   if constexpr (keeps_zero_order<Policy, Compare>) {
     if (cudaError_t e = record_zero_signs(zero_record, keys, n, flip, stream)) return e;
+  } else {
+    if (cudaError_t e = launch_total_order_words<Key, true>(words, n, flip, stream)) return e;
   }
-  if (cudaError_t e = launch_total_order_words<Key, true>(words, n, flip, stream)) return e;
   const cudaError_t sorted = algorithm<Policy>::sort(policy, temp, words, values, n, less{}, stream);
   const cudaError_t decoded = launch_total_order_words<Key, false>(words, n, flip, stream);
   if (sorted != cudaSuccess) return sorted;

@@ -8,9 +8,10 @@
 // end up as one run, only need their signs in input order written back over that run.
 // Recorded before the sort: one pass counts each tile's zeros and the keys that sort before
 // every zero, one scan (device::bucket_offsets, those two counts as two buckets) gives each
-// tile's first zero its output position, and a second pass sets a bit at the output position
-// of every -0. After the sort the run is rewritten from those bits. Two reads of the keys and
-// n bits of temp storage; the zero run is the only part of the output written again.
+// tile's first zero its output position, and a second pass, which also turns the keys into
+// their words, sets a bit at the output position of every -0. After the sort the run is
+// rewritten from those bits. One read of the keys more than the words take, and n bits of
+// temp storage; the zero run is the only part of the output written again.
 #pragma once
 
 #include <gpusort/compare.cuh>
@@ -21,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace gpusort {
 namespace detail {
@@ -29,45 +31,63 @@ constexpr int zero_signs_threads = 256;
 constexpr int zero_signs_groups_per_warp = 16;  // of 32 keys, lane l holding key 32 g + l
 constexpr int zero_signs_tile = zero_signs_threads * zero_signs_groups_per_warp;
 
-// Which of 32 consecutive keys (lane l: keys[index], absent from n on) are zeros, which are
-// -0, and which sort before every zero (their words XOR flip below +0's, the sign bit alone).
-struct zero_group {
-  unsigned zeros;
-  unsigned negative_zeros;
-  unsigned before_zeros;
+// What one key tells: whether it is a zero, a -0, or sorts before every zero (its word XOR
+// flip below +0's). An absent key (past n) tells nothing.
+struct zero_class {
+  bool zero;
+  bool negative_zero;
+  bool before;
 };
 
+// A key's order word (total_order_key) from the key's bits.
+template <class Key>
+__device__ __forceinline__ typename float_bits<Key>::type order_word_of(typename float_bits<Key>::type bits) {
+  Key key;
+  std::memcpy(&key, &bits, sizeof(Key));
+  return total_order_key(key);
+}
+
+// +0's word is the sign bit alone, -0's the word just below it.
 template <class Word>
-__device__ __forceinline__ zero_group classify_zero_group(const Word* keys, std::int64_t index,
-                                                          std::int64_t n, Word flip) {
-  constexpr Word sign = Word(Word(1) << (8 * sizeof(Word) - 1));
-  bool zero = false, negative_zero = false, before = false;
-  if (index < n) {
-    const Word bits = keys[index];
-    zero = Word(bits & Word(~sign)) == 0;
-    negative_zero = bits == sign;
-    // total_order_key's map, on the bits: negatives all flipped, the rest with the sign set.
-    const Word word = (bits & sign) ? Word(~bits) : Word(bits | sign);
-    before = !zero && Word(word ^ flip) < Word(sign ^ flip);
-  }
-  return {__ballot_sync(~0u, zero), __ballot_sync(~0u, negative_zero), __ballot_sync(~0u, before)};
+__device__ __forceinline__ zero_class classify_zero(Word word, bool present, Word flip) {
+  constexpr Word positive_zero = Word(Word(1) << (8 * sizeof(Word) - 1));
+  constexpr Word negative_zero = Word(positive_zero - 1);
+  const bool zero = present && (word == positive_zero || word == negative_zero);
+  return {zero, present && word == negative_zero,
+          present && !zero && Word(word ^ flip) < Word(positive_zero ^ flip)};
+}
+
+// A warp's zero_signs_groups_per_warp groups of 32 keys, lane l holding key first + 32 g: all
+// loads issued before any is used, so that they are in flight together.
+template <class Word>
+__device__ __forceinline__ void load_zero_groups(const Word* keys, std::int64_t first, std::int64_t n,
+                                                 Word (&bits)[zero_signs_groups_per_warp]) {
+#pragma unroll
+  for (int g = 0; g < zero_signs_groups_per_warp; ++g)
+    bits[g] = first + 32 * g < n ? keys[first + 32 * g] : Word(0);
 }
 
 // counts[2 t] = keys of tile t that sort before every zero, counts[2 t + 1] = its zeros.
-template <class Word>
+template <class Key>
 __global__ void __launch_bounds__(zero_signs_threads)
-    count_zero_signs_kernel(const Word* keys, std::int64_t n, Word flip, std::int64_t* counts) {
+    count_zero_signs_kernel(const typename float_bits<Key>::type* keys, std::int64_t n,
+                            typename float_bits<Key>::type flip, std::int64_t* counts) {
+  using Word = typename float_bits<Key>::type;
   __shared__ unsigned warp_counts[2][zero_signs_threads / 32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * zero_signs_tile +
                              warp * zero_signs_groups_per_warp * 32 + lane;
+  Word bits[zero_signs_groups_per_warp];
+  load_zero_groups(keys, first, n, bits);
   unsigned before = 0, zeros = 0;
 #pragma unroll
   for (int g = 0; g < zero_signs_groups_per_warp; ++g) {
-    const zero_group group = classify_zero_group(keys, first + 32 * g, n, flip);
-    before += __popc(group.before_zeros);
-    zeros += __popc(group.zeros);
+    const zero_class c = classify_zero(order_word_of<Key>(bits[g]), first + 32 * g < n, flip);
+    before += c.before;
+    zeros += c.zero;
   }
+  before = __reduce_add_sync(~0u, before);
+  zeros = __reduce_add_sync(~0u, zeros);
   if (lane == 0) {
     warp_counts[0][warp] = before;
     warp_counts[1][warp] = zeros;
@@ -80,22 +100,32 @@ __global__ void __launch_bounds__(zero_signs_threads)
   }
 }
 
-// Sets bit p of negative_zero_at for every -0 that a stable sort puts at output position p:
-// tile t's zeros in input order from offsets[2 t + 1] on.
-template <class Word>
+// Turns keys into their words XOR flip in place (as total_order_words_kernel does) and sets bit
+// p of negative_zero_at for every -0 that a stable sort of the words puts at output position p:
+// tile t's zeros in input order from offsets[2 t + 1] on. One read of the keys serves both.
+template <class Key>
 __global__ void __launch_bounds__(zero_signs_threads)
-    record_zero_signs_kernel(const Word* keys, std::int64_t n, Word flip, const std::int64_t* offsets,
+    record_zero_signs_kernel(typename float_bits<Key>::type* keys, std::int64_t n,
+                             typename float_bits<Key>::type flip, const std::int64_t* offsets,
                              unsigned* negative_zero_at) {
+  using Word = typename float_bits<Key>::type;
   __shared__ unsigned warp_zeros[zero_signs_threads / 32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * zero_signs_tile +
                              warp * zero_signs_groups_per_warp * 32 + lane;
-  zero_group groups[zero_signs_groups_per_warp];
+  Word bits[zero_signs_groups_per_warp];
+  load_zero_groups(keys, first, n, bits);
+  unsigned group_zeros[zero_signs_groups_per_warp], group_negative_zeros[zero_signs_groups_per_warp];
   unsigned zeros = 0;
 #pragma unroll
   for (int g = 0; g < zero_signs_groups_per_warp; ++g) {
-    groups[g] = classify_zero_group(keys, first + 32 * g, n, flip);
-    zeros += __popc(groups[g].zeros);
+    const bool present = first + 32 * g < n;
+    const Word word = order_word_of<Key>(bits[g]);
+    const zero_class c = classify_zero(word, present, flip);
+    group_zeros[g] = __ballot_sync(~0u, c.zero);
+    group_negative_zeros[g] = __ballot_sync(~0u, c.negative_zero);
+    zeros += __popc(group_zeros[g]);
+    if (present) keys[first + 32 * g] = Word(word ^ flip);
   }
   if (lane == 0) warp_zeros[warp] = zeros;
   __syncthreads();
@@ -103,18 +133,16 @@ __global__ void __launch_bounds__(zero_signs_threads)
   for (int w = 0; w < warp; ++w) position += warp_zeros[w];
 #pragma unroll
   for (int g = 0; g < zero_signs_groups_per_warp; ++g) {
-    const unsigned group_zeros = groups[g].zeros;
-    const int count = __popc(group_zeros);
-    if (groups[g].negative_zeros) {
-      // Bit r of the group's word: whether its r-th zero is -0.
-      const unsigned rank = __popc(group_zeros & ((1u << lane) - 1));
-      const unsigned word = __reduce_or_sync(~0u, ((groups[g].negative_zeros >> lane) & 1) << rank);
+    if (group_negative_zeros[g]) {
+      // Bit r of signs: whether the group's r-th zero is -0.
+      const unsigned rank = __popc(group_zeros[g] & ((1u << lane) - 1));
+      const unsigned signs = __reduce_or_sync(~0u, ((group_negative_zeros[g] >> lane) & 1) << rank);
       const int shift = static_cast<int>(position % 32);
-      if (lane == 0) atomicOr(&negative_zero_at[position / 32], word << shift);
-      if (lane == 1 && shift != 0 && (word >> (32 - shift)) != 0)
-        atomicOr(&negative_zero_at[position / 32 + 1], word >> (32 - shift));
+      if (lane == 0) atomicOr(&negative_zero_at[position / 32], signs << shift);
+      if (lane == 1 && shift != 0 && (signs >> (32 - shift)) != 0)
+        atomicOr(&negative_zero_at[position / 32 + 1], signs >> (32 - shift));
     }
-    position += count;
+    position += __popc(group_zeros[g]);
   }
 }
 
@@ -158,24 +186,25 @@ struct zero_signs_layout {
 
 inline std::size_t zero_signs_temp_bytes(std::int64_t n) { return zero_signs_layout(n).layout.total; }
 
-// Records, for keys[0, n) (n >= 1) as a stable sort of their words XOR flip would order them,
-// where each -0 goes. temp: zero_signs_temp_bytes(n), aligned; kept until restore_zero_signs.
+// Turns keys[0, n) (n >= 1) into their words XOR flip, in place, and records where a stable
+// sort of the words puts each -0. temp: zero_signs_temp_bytes(n), aligned; kept until
+// restore_zero_signs. An error leaves the keys as they were.
 template <class Key>
-cudaError_t record_zero_signs(void* temp, const Key* keys, std::int64_t n,
-                              typename float_bits<Key>::type flip, cudaStream_t stream) {
+cudaError_t record_zero_signs(void* temp, Key* keys, std::int64_t n, typename float_bits<Key>::type flip,
+                              cudaStream_t stream) {
   using Word = typename float_bits<Key>::type;
   const zero_signs_layout at(n);
-  const Word* words = reinterpret_cast<const Word*>(keys);
+  Word* words = reinterpret_cast<Word*>(keys);
   if (cudaError_t e = cudaMemsetAsync(at.negative_zero_at(temp), 0, static_cast<std::size_t>((n + 31) / 32) * sizeof(unsigned), stream))
     return e;
-  count_zero_signs_kernel<<<static_cast<unsigned>(at.tiles), zero_signs_threads, 0, stream>>>(words, n, flip,
-                                                                                            at.counts(temp));
+  count_zero_signs_kernel<Key><<<static_cast<unsigned>(at.tiles), zero_signs_threads, 0, stream>>>(
+      words, n, flip, at.counts(temp));
   if (cudaError_t e = cudaPeekAtLastError()) return e;
   std::size_t scan_bytes = at.scan_bytes;
   if (cudaError_t e = device::bucket_offsets(at.scan_temp(temp), scan_bytes, at.counts(temp), at.offsets(temp),
                                              static_cast<int>(at.tiles), 2, stream))
     return e;
-  record_zero_signs_kernel<<<static_cast<unsigned>(at.tiles), zero_signs_threads, 0, stream>>>(
+  record_zero_signs_kernel<Key><<<static_cast<unsigned>(at.tiles), zero_signs_threads, 0, stream>>>(
       words, n, flip, at.offsets(temp), at.negative_zero_at(temp));
   return cudaPeekAtLastError();
 }
