@@ -33,6 +33,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -41,15 +42,21 @@ namespace gpusort {
 namespace detail {
 
 // Temp storage of a sort of n keys, from any start: floating-point keys may be sorted as
-// their order words (detail/total_order_words.cuh), and a size query need not name the
-// comparator it sorts with, so theirs covers both.
+// their order words (detail/total_order_words.cuh) from an n that depends on the comparator,
+// and a size query need not name the comparator it sorts with, so theirs covers each one that
+// takes the words at n.
 template <class Policy, class Key, class Value>
 std::size_t sort_temp_bytes(const Policy& policy, std::int64_t n) {
   std::size_t bytes = algorithm<Policy>::template temp_storage_bytes<Key, Value>(policy, n);
-  if constexpr (sorts_as_total_order_words<Policy, Key, Value, total_less>) {
-    const std::size_t words = total_order_words_temp_bytes<Policy, Key, Value>(policy, n);
-    if (words > bytes) bytes = words;
-  }
+  const auto cover = [&](auto cmp) {
+    using Compare = decltype(cmp);
+    if constexpr (sorts_as_total_order_words<Policy, Key, Value, Compare>) {
+      if (n >= sorts_as_words_from<Policy, Compare>)
+        bytes = std::max(bytes, total_order_words_temp_bytes<Policy, Key, Value, Compare>(policy, n));
+    }
+  };
+  cover(total_less{});
+  cover(less{});  // as greater
   return temp_bytes_from_any_start(bytes);
 }
 

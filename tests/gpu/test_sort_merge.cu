@@ -156,7 +156,7 @@ void check_zeros_keep_input_order(std::int64_t n, bool only_zeros, Compare cmp, 
   device_buffer<Key> keys(input);
   if (through_words) {
     const std::size_t bytes =
-        gpusort::detail::total_order_words_temp_bytes<gpusort::policy::merge, Key, no_value>(merge_policy, n);
+        gpusort::detail::total_order_words_temp_bytes<gpusort::policy::merge, Key, no_value, Compare>(merge_policy, n);
     device_buffer<char> temp(static_cast<std::int64_t>(bytes));
     REQUIRE(gpusort::detail::sort_total_order_words(merge_policy, temp.data(), keys.data(),
                                                     static_cast<no_value*>(nullptr), n, cmp, 0) == cudaSuccess);

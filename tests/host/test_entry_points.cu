@@ -197,6 +197,38 @@ TEST_CASE("floating-point keys go through order words only where the result keep
   STATIC_REQUIRE(!gpusort::detail::algorithm<policy::randomized_sample>::stable);
 }
 
+TEST_CASE("the size query covers the order words and the zeros' record from where a comparator takes them",
+          "[entry][total_less]") {
+  namespace policy = gpusort::policy;
+  using gpusort::detail::no_value;
+  const auto query = [](std::int64_t n) {
+    std::size_t bytes = 0;
+    float key = 0;
+    REQUIRE(gpusort::sort_keys(policy::merge{}, nullptr, bytes, &key, n) == cudaSuccess);
+    return bytes;
+  };
+  const auto aligned = [](std::size_t bytes) { return gpusort::detail::temp_bytes_from_any_start(bytes); };
+  const auto keys_bytes = [](std::int64_t n) {
+    return gpusort::detail::algorithm<policy::merge>::temp_storage_bytes<float, no_value>(policy::merge{}, n);
+  };
+  const auto words_bytes = [](auto cmp, std::int64_t n) {
+    return gpusort::detail::total_order_words_temp_bytes<policy::merge, float, no_value, decltype(cmp)>(
+        policy::merge{}, n);
+  };
+  using gpusort::detail::total_order_words_from;
+  using gpusort::detail::zero_order_words_from;
+  // total_less takes the words from total_order_words_from, less and greater (with the zeros'
+  // record) from zero_order_words_from: the record's bytes are asked for only from there.
+  const std::int64_t before_words = total_order_words_from - 1, before_record = zero_order_words_from - 1;
+  CHECK(query(before_words) == aligned(keys_bytes(before_words)));
+  CHECK(query(before_record) ==
+        aligned(std::max(keys_bytes(before_record), words_bytes(gpusort::total_less{}, before_record))));
+  CHECK(query(before_record) < aligned(words_bytes(gpusort::less{}, before_record)));
+  CHECK(query(zero_order_words_from) >= aligned(words_bytes(gpusort::less{}, zero_order_words_from)));
+  CHECK(words_bytes(gpusort::less{}, zero_order_words_from) >
+        words_bytes(gpusort::total_less{}, zero_order_words_from));
+}
+
 // With k tuned, k depends on n (u32 keys take k = 512 at 2^21 and 2^28), and with it the
 // largest oversampling (4096 / k): the check, made without n, accepts what the default k for
 // few items allows, so the sort must honour that at every n.

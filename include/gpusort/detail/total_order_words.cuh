@@ -69,14 +69,13 @@ constexpr bool sorts_as_total_order_words =
 template <class Policy, class Compare>
 constexpr bool keeps_zero_order = algorithm<Policy>::stable && !std::is_same<Compare, total_less>::value;
 
-// Temp storage of a sort of n keys as words, under any comparator it may take that path for
-// (a size query does not name it).
-template <class Policy, class Key, class Value>
+// Temp storage of sort_total_order_words of n keys under Compare: the zeros' record after the
+// policy's part where the sort keeps the zeros' order.
+template <class Policy, class Key, class Value, class Compare>
 std::size_t total_order_words_temp_bytes(const Policy& policy, std::int64_t n) {
   using word = typename float_bits<Key>::type;
   const std::size_t words = algorithm<Policy>::template temp_storage_bytes<word, Value>(policy, n);
-  if constexpr (sorts_as_total_order_words<Policy, Key, Value, less> && keeps_zero_order<Policy, less>)
-    return temp_aligned_bytes(words) + zero_signs_temp_bytes(n);
+  if constexpr (keeps_zero_order<Policy, Compare>) return temp_aligned_bytes(words) + zero_signs_temp_bytes(n);
   return words;
 }
 

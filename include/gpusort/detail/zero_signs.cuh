@@ -57,14 +57,18 @@ __device__ __forceinline__ zero_class classify_zero(Word word, bool present, Wor
           present && !zero && Word(word ^ flip) < Word(positive_zero ^ flip)};
 }
 
-// A warp's zero_signs_groups_per_warp groups of 32 keys, lane l holding key first + 32 g: all
-// loads issued before any is used, so that they are in flight together.
+// This thread's keys of its block's tile: warp w's zero_signs_groups_per_warp groups of 32, lane
+// l holding key first + 32 g (first returned), all loads issued before any is used, so that
+// they are in flight together.
 template <class Word>
-__device__ __forceinline__ void load_zero_groups(const Word* keys, std::int64_t first, std::int64_t n,
-                                                 Word (&bits)[zero_signs_groups_per_warp]) {
+__device__ __forceinline__ std::int64_t load_zero_groups(const Word* keys, std::int64_t n,
+                                                         Word (&bits)[zero_signs_groups_per_warp]) {
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * zero_signs_tile +
+                             threadIdx.x / 32 * zero_signs_groups_per_warp * 32 + threadIdx.x % 32;
 #pragma unroll
   for (int g = 0; g < zero_signs_groups_per_warp; ++g)
     bits[g] = first + 32 * g < n ? keys[first + 32 * g] : Word(0);
+  return first;
 }
 
 // counts[2 t] = keys of tile t that sort before every zero, counts[2 t + 1] = its zeros.
@@ -75,10 +79,8 @@ __global__ void __launch_bounds__(zero_signs_threads)
   using Word = typename float_bits<Key>::type;
   __shared__ unsigned warp_counts[2][zero_signs_threads / 32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * zero_signs_tile +
-                             warp * zero_signs_groups_per_warp * 32 + lane;
   Word bits[zero_signs_groups_per_warp];
-  load_zero_groups(keys, first, n, bits);
+  const std::int64_t first = load_zero_groups(keys, n, bits);
   unsigned before = 0, zeros = 0;
 #pragma unroll
   for (int g = 0; g < zero_signs_groups_per_warp; ++g) {
@@ -111,10 +113,8 @@ __global__ void __launch_bounds__(zero_signs_threads)
   using Word = typename float_bits<Key>::type;
   __shared__ unsigned warp_zeros[zero_signs_threads / 32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * zero_signs_tile +
-                             warp * zero_signs_groups_per_warp * 32 + lane;
   Word bits[zero_signs_groups_per_warp];
-  load_zero_groups(keys, first, n, bits);
+  const std::int64_t first = load_zero_groups(keys, n, bits);
   unsigned group_zeros[zero_signs_groups_per_warp], group_negative_zeros[zero_signs_groups_per_warp];
   unsigned zeros = 0;
 #pragma unroll
