@@ -21,12 +21,14 @@ struct host_arrays {
   bool untouched() const { return keys == original_keys && values == original_values; }
 };
 
-// A comparator of the user's own: its order may be anything, so no words.
+}  // namespace
+
+// A comparator of the user's own: its order may be anything, so no words. Outside the
+// unnamed namespace: only named as a template argument, its operator() would be an unused
+// function of internal linkage (nvcc warning #177).
 struct own_float_less {
   __host__ __device__ bool operator()(float a, float b) const { return a < b; }
 };
-
-}  // namespace
 
 TEST_CASE("validate_sort_arguments follows the error contract", "[entry]") {
   using gpusort::detail::validate_sort_arguments;
