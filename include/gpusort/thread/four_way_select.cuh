@@ -34,11 +34,14 @@
 namespace gpusort {
 namespace detail {
 
-// One item of the four runs (or a position past its run's end) in the merge's order.
+// One item of the four runs (or a position past its run's end) in the merge's order. The
+// selection compares a run's items only with other runs' items (one candidate and one largest
+// selected item a run) and a run's candidate with its own largest, which it follows by key
+// (the run is sorted) or, past the end or tied, is not before by run either. So ties go by
+// run alone and the item need not carry its position: a step is a chain of these comparisons.
 template <class Key>
 struct selection_item {
   Key key;
-  std::int64_t position;
   int run;
   bool real;
 
@@ -49,14 +52,14 @@ struct selection_item {
       if (cmp(key, other.key)) return true;
       if (cmp(other.key, key)) return false;
     }
-    return run < other.run || (run == other.run && position < other.position);
+    return run < other.run;
   }
 };
 
 template <class It, class Key>
 __host__ __device__ inline selection_item<Key> selection_item_at(It run_begin, std::int64_t count,
                                                                  int run, std::int64_t position) {
-  selection_item<Key> item{Key{}, position, run, position < count};
+  selection_item<Key> item{Key{}, run, position < count};
   if (item.real) item.key = run_begin[position];
   return item;
 }
@@ -73,24 +76,27 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
   using item = detail::selection_item<Key>;
   // The first step is the largest power of two h with floor(diagonal / h) <= 1: selecting
   // none of the 2h-lasts is then right, and each step keeps the invariant above.
-  std::int64_t h = 1;
-  while (2 * h <= diagonal) h *= 2;
+  // h is a run-time power of two: its multiples and quotients are shifts by h_log2, not
+  // 64-bit multiplications and a division on the step's chain.
+  int h_log2 = 0;
+  while ((std::int64_t(2) << h_log2) <= diagonal) ++h_log2;
   std::int64_t selected[4] = {0, 0, 0, 0};  // h-lasts of each run among the smallest
   item last[4];                             // each run's largest selected h-last
 #pragma unroll
-  for (int j = 0; j < 4; ++j) last[j] = item{Key{}, -1, j, true};
-  for (; h >= 1; h /= 2) {
+  for (int j = 0; j < 4; ++j) last[j] = item{Key{}, j, true};
+  for (; h_log2 >= 0; --h_log2) {
     item next[4];  // each run's smallest unselected h-last that may still enter
     bool open[4];
     std::int64_t total = 0;
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       selected[j] *= 2;  // the 2h-lasts selected are the even h-lasts: their tails stay
-      next[j] = detail::selection_item_at<It, Key>(runs[j], counts[j], j, selected[j] * h + h - 1);
+      next[j] = detail::selection_item_at<It, Key>(runs[j], counts[j], j,
+                                                   ((selected[j] + 1) << h_log2) - 1);
       open[j] = true;
       total += selected[j];
     }
-    const std::int64_t wanted = diagonal / h;  // total or total + 1
+    const std::int64_t wanted = diagonal >> h_log2;  // total or total + 1
     // Take the smallest candidate while one is wanted, then exchange while a candidate
     // precedes the largest selected item; each exchange takes one candidate for good (a
     // run's item after its taken candidate follows a 2h-last never selected), so at most
@@ -129,9 +135,10 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
           --selected[j];
           next[j] = last[j];
           open[j] = false;  // it follows every item selected from now on
+          const std::int64_t back = (selected[j] << h_log2) - 1;
           last[j] = selected[j] > 0 ? detail::selection_item_at<It, Key>(runs[j], counts[j], j,
-                                                                         selected[j] * h - 1)
-                                    : item{Key{}, -1, j, true};
+                                                                         back)
+                                    : item{Key{}, j, true};
         }
       }
       // The candidate enters (in place of the item that left, if one did).
