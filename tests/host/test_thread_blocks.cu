@@ -304,6 +304,45 @@ TEST_CASE("four_way_select matches a stable four-way merge on every diagonal",
   SECTION("descending") { check_four_way_select_all_diagonals(key_greater{}, 10u); }
 }
 
+// Keys with an order word take four_way_select's one-word items: the runs' keys alone, as Key,
+// under Compare, against the stable merge of the tagged runs under the matching TaggedCompare.
+template <class Key, class Compare, class TaggedCompare, class AsKey>
+void check_four_way_select_order_words(Compare cmp, TaggedCompare tagged_cmp, AsKey as_key,
+                                       std::uint32_t seed) {
+  static_assert(gpusort::detail::order_word<Key, Compare>::exists, "the one-word items' path");
+  check_four_way_splits_all_diagonals(
+      tagged_cmp, seed,
+      [cmp, as_key](const auto& starts, const auto& counts, std::int64_t d) {
+        std::vector<Key> keys[4];
+        const Key* key_starts[4];
+        for (int j = 0; j < 4; ++j) {
+          for (std::int64_t i = 0; i < counts[j]; ++i) keys[j].push_back(as_key(starts[j][i].key));
+          key_starts[j] = keys[j].data();
+        }
+        return gpusort::thread::four_way_select(key_starts, counts, d, cmp);
+      },
+      nullptr);
+}
+
+TEST_CASE("four_way_select of keys with an order word matches a stable four-way merge",
+          "[thread][merge_path]") {
+  const auto as_u32 = [](std::uint32_t k) { return k; };
+  // Flipping the sign bit keeps the order of the unsigned keys.
+  const auto as_i32 = [](std::uint32_t k) { return static_cast<std::int32_t>(k ^ 0x80000000u); };
+  SECTION("u32, less") {
+    check_four_way_select_order_words<std::uint32_t>(gpusort::less{}, key_less{}, as_u32, 11u);
+  }
+  SECTION("u32, greater") {
+    check_four_way_select_order_words<std::uint32_t>(gpusort::greater{}, key_greater{}, as_u32, 12u);
+  }
+  SECTION("i32, less") {
+    check_four_way_select_order_words<std::int32_t>(gpusort::less{}, key_less{}, as_i32, 13u);
+  }
+  SECTION("i32, greater") {
+    check_four_way_select_order_words<std::int32_t>(gpusort::greater{}, key_greater{}, as_i32, 14u);
+  }
+}
+
 TEST_CASE("four_way_select uses 64-bit counts and reads at most 8 items a bit of the diagonal",
           "[thread][merge_path]") {
   // As for four_way_merge_path below: run j holds 4i + j. Each step reads the four candidates

@@ -26,6 +26,7 @@
 // Result: taken[j] items of run j precede the diagonal; their sum is the diagonal.
 #pragma once
 
+#include <gpusort/detail/ranked.cuh>
 #include <gpusort/thread/four_way_merge_path.cuh>
 
 #include <cstdint>
@@ -39,13 +40,12 @@ namespace detail {
 // selected item a run) and a run's candidate with its own largest, which it follows by key
 // (the run is sorted) or, past the end or tied, is not before by run either. So ties go by
 // run alone and the item need not carry its position: a step is a chain of these comparisons.
-template <class Key>
+template <class Key, class Compare, class = void>
 struct selection_item {
   Key key;
   int run;
   bool real;
 
-  template <class Compare>
   __host__ __device__ bool precedes(const selection_item& other, Compare cmp) const {
     if (real != other.real) return real;
     if (real) {
@@ -56,12 +56,30 @@ struct selection_item {
   }
 };
 
-template <class It, class Key>
-__host__ __device__ inline selection_item<Key> selection_item_at(It run_begin, std::int64_t count,
-                                                                 int run, std::int64_t position) {
-  selection_item<Key> item{Key{}, run, position < count};
-  if (item.real) item.key = run_begin[position];
-  return item;
+// Keys with an order word: the item is its place in the merge's order as one word (past the
+// end above order word above run), so that a comparison is one unsigned one: the step's chain,
+// which the partition waits on, is shorter (bench/RESULTS.md run 89).
+template <class Key, class Compare>
+struct selection_item<Key, Compare, std::enable_if_t<order_word<Key, Compare>::exists>> {
+  static constexpr int run_bits = 2, past_end_bit = 32 + run_bits;
+  std::uint64_t word;
+
+  selection_item() = default;
+  __host__ __device__ selection_item(Key key, int run, bool real)
+      : word((real ? std::uint64_t{order_word<Key, Compare>::encode(key)} << run_bits
+                   : std::uint64_t{1} << past_end_bit) |
+             static_cast<std::uint64_t>(run)) {}
+
+  __host__ __device__ bool precedes(const selection_item& other, Compare) const {
+    return word < other.word;
+  }
+};
+
+template <class Key, class Compare, class It>
+__host__ __device__ inline selection_item<Key, Compare> selection_item_at(
+    It run_begin, std::int64_t count, int run, std::int64_t position) {
+  const bool real = position < count;
+  return {real ? Key(run_begin[position]) : Key{}, run, real};
 }
 
 }  // namespace detail
@@ -73,7 +91,7 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
                                                           const std::int64_t (&counts)[4],
                                                           std::int64_t diagonal, Compare cmp) {
   using Key = std::decay_t<decltype(runs[0][0])>;
-  using item = detail::selection_item<Key>;
+  using item = detail::selection_item<Key, Compare>;
   // The first step is the largest power of two h with floor(diagonal / h) <= 1: selecting
   // none of the 2h-lasts is then right, and each step keeps the invariant above.
   // h is a run-time power of two: its multiples and quotients are shifts by h_log2, not
@@ -91,8 +109,8 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       selected[j] *= 2;  // the 2h-lasts selected are the even h-lasts: their tails stay
-      next[j] = detail::selection_item_at<It, Key>(runs[j], counts[j], j,
-                                                   ((selected[j] + 1) << h_log2) - 1);
+      next[j] = detail::selection_item_at<Key, Compare>(runs[j], counts[j], j,
+                                                        ((selected[j] + 1) << h_log2) - 1);
       open[j] = true;
       total += selected[j];
     }
@@ -136,9 +154,9 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
           next[j] = last[j];
           open[j] = false;  // it follows every item selected from now on
           const std::int64_t back = (selected[j] << h_log2) - 1;
-          last[j] = selected[j] > 0 ? detail::selection_item_at<It, Key>(runs[j], counts[j], j,
-                                                                         back)
-                                    : item{Key{}, j, true};
+          last[j] = selected[j] > 0
+                        ? detail::selection_item_at<Key, Compare>(runs[j], counts[j], j, back)
+                        : item{Key{}, j, true};
         }
       }
       // The candidate enters (in place of the item that left, if one did).
