@@ -341,6 +341,13 @@ TEST_CASE("four_way_select of keys with an order word matches a stable four-way 
   SECTION("i32, greater") {
     check_four_way_select_order_words<std::int32_t>(gpusort::greater{}, key_greater{}, as_i32, 14u);
   }
+  // Every 32-bit word is some float's total-order word (NaNs with payloads included), in order.
+  const auto as_f32 = [](std::uint32_t k) {
+    return gpusort::detail::order_word<float, gpusort::total_less>::decode(k);
+  };
+  SECTION("f32, total_less") {
+    check_four_way_select_order_words<float>(gpusort::total_less{}, key_less{}, as_f32, 15u);
+  }
 }
 
 TEST_CASE("four_way_select uses 64-bit counts and reads at most 8 items a bit of the diagonal",
