@@ -721,7 +721,7 @@ record16 random_key<record16>(std::mt19937_64& rng, int distinct) {
 template <class Key, class Compare>
 struct reversed {  // the reference order of a descending network
   Compare cmp;
-  bool operator()(const Key& x, const Key& y) const { return cmp(y, x); }
+  __host__ __device__ bool operator()(const Key& x, const Key& y) const { return cmp(y, x); }
 };
 
 // The network sorts ascending under its comparator; descending is the reversed comparator.
