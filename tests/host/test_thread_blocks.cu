@@ -1,6 +1,7 @@
 // Host tests of the thread layer: merge_path, items_before, serial_merge, pivot_select,
 // sorting_network, flip / half_cleaner and compare_exchange, against plain C++ references.
 #include "common/catch.hpp"
+#include "common/key_types.cuh"
 
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/no_value.cuh>
@@ -669,21 +670,6 @@ TEST_CASE("compare_exchange orders 8-byte keys whose words it selects one by one
 
 namespace {
 
-struct record16 {  // 16-byte key ordered lexicographically by (hi, mid, lo)
-  std::uint64_t hi;
-  std::uint32_t mid;
-  std::uint32_t lo;
-};
-static_assert(sizeof(record16) == 16, "the test key is 16 bytes");
-
-struct record16_less {
-  __host__ __device__ bool operator()(const record16& x, const record16& y) const {
-    if (x.hi != y.hi) return x.hi < y.hi;
-    if (x.mid != y.mid) return x.mid < y.mid;
-    return x.lo < y.lo;
-  }
-};
-
 // Keys equivalent under the test comparators are bitwise identical (total_less is a total
 // order on bit patterns), so the sorted output must equal a reference sort byte for byte.
 template <class Key>
@@ -713,9 +699,9 @@ float random_key<float>(std::mt19937_64& rng, int distinct) {
   return f;
 }
 template <>
-record16 random_key<record16>(std::mt19937_64& rng, int distinct) {
-  const int m = distinct > 0 ? 2 : 1 << 30;  // few values per field: ties in the high fields
-  return record16{rng() % m, std::uint32_t(rng() % m), std::uint32_t(rng() % m)};
+gpusort_test::key16 random_key<gpusort_test::key16>(std::mt19937_64& rng, int distinct) {
+  const int m = distinct > 0 ? 2 : 1 << 30;  // few values per field: ties in the high word
+  return gpusort_test::key16{rng() % m, rng() % m};
 }
 
 template <class Key, class Compare>
@@ -837,7 +823,7 @@ TEST_CASE("sorting_network: float keys under total_less", "[thread][sorting_netw
 }
 
 TEST_CASE("sorting_network: 16-byte keys, lexicographic", "[thread][sorting_network]") {
-  check_network_all_sizes<record16>(record16_less{}, 41u);
+  check_network_all_sizes<gpusort_test::key16>(gpusort_test::key16_less{}, 41u);
 }
 
 TEST_CASE("half_cleaner sorts a bitonic sequence; flip turns two sorted halves into one",
