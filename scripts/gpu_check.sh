@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # The GPU checks that CI cannot make, in one command from the repository root on a machine
-# with a CUDA GPU (made for the device tool: ~9 minutes, at most 8 files back):
+# with a CUDA GPU (made for the device tool: at most 8 files back):
 #   configure (default preset) -> build of what the run uses, on all cores -> the whole
 #   ctest suite, GPU tests included (JUnit report) -> compute-sanitizer over the [sanitize]
 #   cases of a few GPU tests -> a short run of each named benchmark binary (JSON).
-# The defaults are run 42's measured check (H100, run 43: 575 and 481 s of the tool's 600;
-# builds of 446 s, of its 450, and 362 s: a build cut short continues on the next call).
-# On the two-GPU kind's 32 cores (H200, run 55): build 304 s, ctest 32 s (51 tests, the
-# multi-GPU ones included), the whole default run with five sanitized binaries 436 s.
-# On one H200's 16 cores (run 56): configure and build 465 s, ctest 36 s: split the default
-# run in two calls ("configure build", then at once "test sanitize bench").
+# Times: on one H200's 16 cores (bench/RESULTS.md run 90) "configure build" with
+# GPU_CHECK_LIMIT_BUILD=540 took 451 s, then at once "build test sanitize bench" with three
+# sanitized binaries 127 s (ctest 29 s): two calls, as the README says. On the two-GPU kind's
+# 32 cores (run 55) the whole default run took 436 s in one call. A build cut short by its
+# limit continues on the next call while the machine stays warm.
 # Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
 # junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
 # Every step has a time limit and the whole run a budget; a step that no longer fits is
