@@ -8,8 +8,7 @@
 # GPU_CHECK_LIMIT_BUILD=540 took 451 s, then at once "build test sanitize bench" with three
 # sanitized binaries 127 s (ctest 29 s): two calls, as the README says. On the two-GPU kind's
 # 32 cores (run 55) the whole run with five sanitized binaries took 436 s in one call. A build
-# cut short by its
-# limit continues on the next call while the machine stays warm.
+# cut short by its limit continues on the next call while the machine stays warm.
 # Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
 # junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
 # Every step has a time limit and the whole run a budget; a step that no longer fits is
