@@ -260,6 +260,9 @@ TEST_CASE("merge: a four-way pass merges each group of four runs stably", "[merg
   check_four_way_pass_shapes<key16, std::uint32_t>(dist, run, key16_less{});
   check_four_way_pass_shapes<std::uint32_t, no_value>(dist, run, gpusort::less{});
   check_four_way_pass_shapes<std::uint16_t, no_value>(dist, run, gpusort::less{});
+  // Floats under total_less take four_way_select's one-word items, through their order words.
+  check_four_way_pass_shapes<float, std::uint32_t>(dist, run, gpusort::total_less{});
+  check_four_way_pass_shapes<float, no_value>(dist, run, gpusort::total_less{});
 }
 
 // Pairs, and keys only in the tiles of keys-only sorts (u32 256 x 32, u16 512 x 32).

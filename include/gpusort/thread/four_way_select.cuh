@@ -75,6 +75,16 @@ struct selection_item<Key, Compare, std::enable_if_t<order_word<Key, Compare>::e
   }
 };
 
+// values[index] by unrolled selects: a run-time index would put the array on the stack.
+template <class T>
+__host__ __device__ inline T pick(const T (&values)[4], int index) {
+  T found = values[0];
+#pragma unroll
+  for (int j = 1; j < 4; ++j)
+    if (j == index) found = values[j];
+  return found;
+}
+
 template <class Key, class Compare, class It>
 __host__ __device__ inline selection_item<Key, Compare> selection_item_at(
     It run_begin, std::int64_t count, int run, std::int64_t position) {
@@ -146,17 +156,21 @@ __host__ __device__ inline four_way_split four_way_select(const It (&runs)[4],
           }
         }
         if (out < 0 || !smallest.precedes(largest, cmp)) break;
-        // The largest selected item leaves; its run's new largest is one h-last back.
+        // The largest selected item leaves; its run's new largest is one h-last back. That
+        // load is made once, from the run picked by selects: a load in each run's branch made
+        // a warp whose threads drop different runs issue all four in turn.
+        const std::int64_t kept = detail::pick(selected, out) - 1;
+        const item back = kept > 0 ? detail::selection_item_at<Key, Compare>(
+                                         detail::pick(runs, out), detail::pick(counts, out), out,
+                                         (kept << h_log2) - 1)
+                                   : item{Key{}, out, true};
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           if (j != out) continue;
-          --selected[j];
+          selected[j] = kept;
           next[j] = last[j];
           open[j] = false;  // it follows every item selected from now on
-          const std::int64_t back = (selected[j] << h_log2) - 1;
-          last[j] = selected[j] > 0
-                        ? detail::selection_item_at<Key, Compare>(runs[j], counts[j], j, back)
-                        : item{Key{}, j, true};
+          last[j] = back;
         }
       }
       // The candidate enters (in place of the item that left, if one did).
