@@ -9,6 +9,8 @@
 # sanitized binaries 127 s (ctest 29 s): two calls, as the README says. On the two-GPU kind's
 # 32 cores (run 55) the whole run with five sanitized binaries took 436 s in one call. A build
 # cut short by its limit continues on the next call while the machine stays warm.
+# With a bundle built on a machine without a GPU (scripts/gpu_bundle.sh; carry .gpu_bundle),
+# "unpack test sanitize bench" takes its binaries instead of building: one call for the suite.
 # Output, in $OUT (else ./gpu_check_out): gpu_check.log (every step's full output),
 # junit.xml, bench_<name>.json per benchmark, summary.txt. The summary is printed last.
 # Every step has a time limit and the whole run a budget; a step that no longer fits is
@@ -45,10 +47,12 @@ BENCH_FILTER="${GPU_CHECK_BENCH_FILTER:-^(gpusort_[a-z_]+|cub_merge|cub_radix)/(
 BENCH_MIN_TIME="${GPU_CHECK_BENCH_MIN_TIME:-0.05}" # seconds; a plain number suits Benchmark 1.7 and 1.8
 CTEST_JOBS="${GPU_CHECK_CTEST_JOBS:-8}"
 CTEST_ARGS="${GPU_CHECK_CTEST_ARGS:-}"              # e.g. "-R sort_ -LE huge"
-# Which parts run: any of configure build test sanitize bench. A machine stays warm between
-# device calls, so a run too long for one call can be split: "configure build test", then
-# "sanitize bench" on the build the first left behind.
+# Which parts run: any of configure build test sanitize bench, or unpack in place of
+# configure and build. A machine stays warm between device calls, so a run too long for one
+# call can be split: "configure build test", then "sanitize bench" on the build the first
+# left behind.
 STAGES=" ${GPU_CHECK_STAGES:-configure build test sanitize bench} "
+BUNDLE="${GPU_CHECK_BUNDLE:-.gpu_bundle}"   # what scripts/gpu_bundle.sh wrote
 # read -a: no glob expansion, so "[sanitize]" in an entry stays as written.
 [ -n "${GPU_CHECK_SANITIZE:-}" ] && read -r -a SANITIZE_TESTS <<<"$GPU_CHECK_SANITIZE"
 [ -n "${GPU_CHECK_SANITIZE_TOOLS:-}" ] && read -r -a SANITIZE_TOOLS <<<"$GPU_CHECK_SANITIZE_TOOLS"
@@ -63,6 +67,8 @@ LIMIT_SANITIZE="${GPU_CHECK_LIMIT_SANITIZE:-100}"   # per binary and tool
 LIMIT_BENCH="${GPU_CHECK_LIMIT_BENCH:-210}"   # per benchmark binary
 
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/sources_fingerprint.sh
+source scripts/sources_fingerprint.sh
 export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off on the lent machines
 [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:${PATH}"
 
@@ -132,12 +138,55 @@ say "== gpu_check $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(pwd)"
 git rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /' | tee -a "$LOG"
 # The device tool copies the working tree, not always a current .git: this fingerprint of
 # the headers (compare: the same command where the tree came from) names what was tested.
-{ find include -type f | LC_ALL=C sort | xargs sha1sum | sha1sum | cut -c1-12 |
-    sed 's/^/include tree /'; } 2>&1 | tee -a "$LOG"
+{ include_fingerprint | sed 's/^/include tree /'; } 2>&1 | tee -a "$LOG"
 
-# --- configure and build ------------------------------------------------------------------
 STEP_RC=0
 STEP_SECONDS=0
+
+# --- or a bundle's binaries ---------------------------------------------------------------
+# Only a bundle of exactly the sources that travelled: else the suite would test other code.
+if stage unpack; then
+  manifest="$BUNDLE/manifest.txt"
+  here=$(sources_fingerprint)
+  STEP_RC=1
+  if [ ! -f "$manifest" ]; then
+    row unpack "FAILED: no $manifest (make it with scripts/gpu_bundle.sh, carry $BUNDLE)"
+  elif [ "$(sed -n 's/^sources //p' "$manifest")" != "$here" ]; then
+    row unpack "FAILED: bundle of sources $(sed -n 's/^sources //p' "$manifest"), this tree $here"
+  else
+    BUILD=$(sed -n 's/^build //p' "$manifest")   # the tests, sanitizers and benchmarks below run from there
+    rm -rf "${BUILD:?}" && mkdir -p "$BUILD/bundle_lib"
+    run_step unpack 120 tar -xJf "$BUNDLE/build.tar.xz" -C "$BUILD"
+    # ctest's files name the executables by the path they were built at.
+    built_root=$(sed -n 's/^root //p' "$manifest")
+    if [ "$built_root" != "$(pwd)" ]; then
+      find "$BUILD" -name CTestTestfile.cmake -exec sed -i "s#$built_root/#$(pwd)/#g" {} +
+    fi
+    # A packed library only where this machine has none of that name.
+    for lib in "$BUNDLE"/lib/*; do
+      [ -e "$lib" ] || continue
+      ldconfig -p | grep -q "^[[:space:]]*$(basename "$lib") " || cp "$lib" "$BUILD/bundle_lib/"
+    done
+    LD_LIBRARY_PATH="$(pwd)/$BUILD/bundle_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export LD_LIBRARY_PATH
+    missing=$(find "$BUILD" -name CMakeFiles -prune -o -type f -perm -u+x -exec ldd {} + 2>/dev/null |
+      awk '/not found/ {print $1}' | sort -u | tr '\n' ' ')
+    if ((STEP_RC != 0)); then
+      row unpack "$(verdict $STEP_RC)"
+    elif [ -n "$missing" ]; then
+      STEP_RC=1
+      row unpack "FAILED: libraries missing here: $missing(build here instead)"
+    else
+      row unpack "ok: $(sed -n 's/^commit //p' "$manifest"), sources $here, sm $(sed -n 's/^architectures //p' "$manifest"), built $(sed -n 's/^built //p' "$manifest")"
+      # ctest configures and builds the consumer projects itself, from a build tree a bundle
+      # does not hold; CI runs them.
+      [ -z "${GPU_CHECK_CTEST_ARGS:-}" ] && CTEST_ARGS="-E ^consumer_"
+    fi
+  fi
+  ((STEP_RC == 0)) || STAGES=" "   # nothing to test
+fi
+
+# --- configure and build ------------------------------------------------------------------
 if stage configure; then
   run_step configure "$LIMIT_CONFIGURE" cmake --preset default
   row configure "$(verdict $STEP_RC) in ${STEP_SECONDS}s"
