@@ -8,7 +8,7 @@
 # travel: move bench/results aside for the call):
 #   GPU_CHECK_STAGES="unpack test sanitize bench" bash scripts/gpu_check.sh
 # gpu_check.sh refuses a bundle whose sources differ from the tree that travelled
-# (scripts/sources_fingerprint.sh), and one whose binaries miss a library there.
+# (scripts/sources_fingerprint.sh), and names any library an executable misses there.
 # The build (build/bundle) differs from the default one only in what the executables carry:
 # sm_90 machine code alone, without the compute_90 PTX that an H100 or H200 never loads, and
 # not compressed by nvcc, so that xz packs it three times smaller (bench/RESULTS.md run 94).

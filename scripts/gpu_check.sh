@@ -147,18 +147,19 @@ STEP_SECONDS=0
 # Only a bundle of exactly the sources that travelled: else the suite would test other code.
 if stage unpack; then
   manifest="$BUNDLE/manifest.txt"
+  field() { sed -n "s/^$1 //p" "$manifest"; }   # a line of the manifest, without its name
   here=$(sources_fingerprint)
   STEP_RC=1
   if [ ! -f "$manifest" ]; then
     row unpack "FAILED: no $manifest (make it with scripts/gpu_bundle.sh, carry $BUNDLE)"
-  elif [ "$(sed -n 's/^sources //p' "$manifest")" != "$here" ]; then
-    row unpack "FAILED: bundle of sources $(sed -n 's/^sources //p' "$manifest"), this tree $here"
+  elif [ "$(field sources)" != "$here" ]; then
+    row unpack "FAILED: bundle of sources $(field sources), this tree $here"
   else
-    BUILD=$(sed -n 's/^build //p' "$manifest")   # the tests, sanitizers and benchmarks below run from there
+    BUILD=$(field build)   # the tests, sanitizers and benchmarks below run from there
     rm -rf "${BUILD:?}" && mkdir -p "$BUILD/bundle_lib"
     run_step unpack 120 tar -xJf "$BUNDLE/build.tar.xz" -C "$BUILD"
     # ctest's files name the executables by the path they were built at.
-    built_root=$(sed -n 's/^root //p' "$manifest")
+    built_root=$(field root)
     if [ "$built_root" != "$(pwd)" ]; then
       find "$BUILD" -name CTestTestfile.cmake -exec sed -i "s#$built_root/#$(pwd)/#g" {} +
     fi
@@ -186,7 +187,7 @@ if stage unpack; then
     if ((STEP_RC != 0)); then
       row unpack "$(verdict $STEP_RC)"
     else
-      row unpack "ok: $(sed -n 's/^commit //p' "$manifest"), sources $here, sm $(sed -n 's/^architectures //p' "$manifest"), built $(sed -n 's/^built //p' "$manifest")"
+      row unpack "ok: $(field commit), sources $here, sm $(field architectures), built $(field built)"
       [ -n "$missing" ] && row "  libraries" "FAILED, missing here: $missing"
       # ctest configures and builds the consumer projects itself, from a build tree a bundle
       # does not hold; CI runs them.

@@ -9,10 +9,15 @@
 sources_fingerprint() {
   find include tests bench examples cmake CMakeLists.txt CMakePresets.json \
     \( -path bench/results -o -path bench/plots -o -name __pycache__ \) -prune -o \
-    -type f ! -name '*.md' -print | LC_ALL=C sort | xargs sha1sum | sha1sum | cut -c1-12
+    -type f ! -name '*.md' -print | fingerprint_of_listed
 }
 
 # include_fingerprint: the same over include/ alone, the figure RESULTS.md names a tree by.
 include_fingerprint() {
-  find include -type f | LC_ALL=C sort | xargs sha1sum | sha1sum | cut -c1-12
+  find include -type f | fingerprint_of_listed
+}
+
+# The files named on stdin, in a fixed order, as 12 hex digits.
+fingerprint_of_listed() {
+  LC_ALL=C sort | xargs sha1sum | sha1sum | cut -c1-12
 }
