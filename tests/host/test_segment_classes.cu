@@ -150,6 +150,44 @@ TEST_CASE("sort_segments: the huge class doubles the large tile where it fits 16
         std::vector<std::int64_t>{256, 1024, 2048, 4096, 8192});
 }
 
+// What compute capability 8.6, 8.9 and 12.0 let a block opt in to (A100 and H100: 163 and
+// 227 KB); only the huge class, which its caller checks against the device first, may need more.
+constexpr std::size_t opt_in_limit_of_99_kb_gpus = 99 * 1024;
+
+template <class Key, class Value>
+std::size_t largest_usual_class_bytes() {
+  std::size_t largest = 0;
+  for (const launched_class& c : launched<Key, Value>(typename segment_sort_tuning<Key, Value>::classes{}))
+    largest = c.storage_bytes > largest ? c.storage_bytes : largest;
+  return largest;
+}
+
+TEST_CASE("sort_segments: every class but the huge one fits a block of a 99 KB GPU", "[sort_segments]") {
+  // Until run 93 each class allocated the block network's validity flags, which sort_tile never
+  // uses: u32:u32 pairs took 103880 bytes in their large class, u64:u64 109064.
+  CHECK(largest_usual_class_bytes<std::uint32_t, std::uint32_t>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<float, std::uint32_t>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<std::uint64_t, std::uint64_t>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<double, std::uint64_t>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<std::uint32_t, std::uint64_t>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<std::uint64_t, std::uint32_t>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<std::uint16_t, std::uint32_t>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<std::uint32_t, value16>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<std::uint32_t, no_value>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<std::uint64_t, no_value>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<key12, no_value>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<key16, no_value>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<key16, value16>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<key64, no_value>() <= opt_in_limit_of_99_kb_gpus);
+  CHECK(largest_usual_class_bytes<key64, std::uint64_t>() <= opt_in_limit_of_99_kb_gpus);
+  // The shapes were tuned with the flags counted, and keep them: the block network's storage
+  // with them is what picks the items a thread (segment_shape_bytes).
+  using gpusort::detail::segment_shape_bytes;
+  using u64_keys = segment_sort_tuning<std::uint64_t, no_value>;
+  CHECK(segment_shape_bytes<std::uint64_t, no_value, u64_keys::large_threads, 2 * u64_keys::large_items> >
+        gpusort::detail::opt_in_shared_budget);
+}
+
 TEST_CASE("sort_segments: a class launches only where the length bounds meet its lengths",
           "[sort_segments]") {
   using gpusort::detail::segment_class_needed;

@@ -29,11 +29,15 @@
 namespace gpusort {
 namespace block {
 
-// network: the ragged network's storage, which callers that sort registers themselves
-// (block::bitonic_sort with valid_items) take from here; sort_tile uses its plain part.
-template <class Key, class Value, int THREADS, int ITEMS>
+// Network: the network's storage. sort_tile needs only the plain one (it pads without
+// flags), half the bytes of the ragged one for 4-byte keys: the sample sorts' bucket sort of
+// u32:u32 pairs then fits a block of the 99 KB that compute capability 8.6, 8.9 and 12.0
+// grant. Callers that sort a partial tile in registers themselves (block::bitonic_sort with
+// valid_items) pass ragged_bitonic_sort_storage.
+template <class Key, class Value, int THREADS, int ITEMS,
+          class Network = bitonic_sort_storage<Key, Value, THREADS, ITEMS>>
 union sort_tile_storage {
-  ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS> network;
+  Network network;
   tile_buffer<THREADS, ITEMS, Key> keys;
   tile_buffer<THREADS, ITEMS, Value> values;
   int warp_ties[THREADS / 32];
@@ -100,13 +104,12 @@ __device__ __forceinline__ void sort_tile(const Key* keys_in, const Value* value
   load_blocked<THREADS>(values_in, values, valid_items, storage.values);
   int kept = valid_items;
   if constexpr (!detail::has_values<Value> && detail::ties_are_identical<Key, Compare>::value) {
-    bitonic_sort<THREADS>(keys, values, valid_items, cmp, storage.network);  // pads, no flags
+    bitonic_sort_identical_ties<THREADS>(keys, valid_items, cmp, storage.network);
   } else {
     if (valid_items < THREADS * ITEMS)
       kept = detail::park_ties_with_largest<THREADS>(keys, values, valid_items, keys_out,
                                                      values_out, cmp, storage);
-    auto& plain = reinterpret_cast<bitonic_sort_storage<Key, Value, THREADS, ITEMS>&>(storage.network);
-    bitonic_sort<THREADS>(keys, values, cmp, plain);
+    bitonic_sort<THREADS>(keys, values, cmp, storage.network);
   }
   store_blocked<THREADS>(keys_out, keys, kept, storage.keys);
   store_blocked<THREADS>(values_out, values, kept, storage.values);

@@ -226,7 +226,8 @@ template <class Key, class Value, int THREADS, int ITEMS>
 struct deterministic_sample_tile_shape {
   using runs = warp_run_tuning<Key, Value>;
   using warp_storage = warp_run_storage<Key, Value, runs::sort_items, THREADS * ITEMS>;
-  using block_storage = block::sort_tile_storage<Key, Value, THREADS, ITEMS>;
+  using block_storage = block::sort_tile_storage<Key, Value, THREADS, ITEMS,
+                                                 block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS>>;
   static constexpr int tile = THREADS * ITEMS;
   static constexpr bool by_warps = ITEMS % runs::sort_items == 0;
   static constexpr int warps = deterministic_sample_tuning<Key, Value>::tile_warps < THREADS / 32

@@ -29,8 +29,8 @@
 //
 // Preconditions: begins/ends device arrays of num_segments entries, 0 <= begins[i] <=
 // ends[i]. Not stable. Asynchronous on `stream`; returns the first launch error (the
-// largest class opts in to more than 48 KB of shared memory: up to 112 KB, which every GPU
-// since Volta but Turing grants).
+// largest class opts in to more than 48 KB of shared memory: up to 98768 bytes, u32:u32
+// pairs, which every GPU CUDA 13 builds for but Turing grants: 8.6, 8.9 and 12.0 grant 99 KB).
 // Cost: per segment of v items, the bitonic network of the smallest class tile >= v (by
 // warps: a warp's chunks in registers, the merges of the warps' runs in shared memory); a
 // segment of 1- or 2-byte keys that all tie, a read and (out of place) a copy.
@@ -55,8 +55,9 @@ namespace detail {
 
 // The run of a segment of pairs whose keys pack beside their ranks in one 64-bit word
 // (rank_codec): the words sort by warps, the values wait in input order. Only where it takes
-// no more shared memory than the block sort's tile, so that no class changes its shape or
-// its blocks an SM; nothing for other types.
+// no more shared memory than the block network with validity flags (segment_shape_bytes says
+// why that one), so that no class changes its shape: 4-byte keys; u8 and u16 keys keep the
+// block sort and their 16K huge class. Nothing for other types.
 struct no_ranked_segment {};
 template <class Value, int TILE>
 using ranked_run_of_segment =
@@ -69,17 +70,20 @@ template <class Key, class Value, int THREADS, int ITEMS>
 struct ranked_segment<Key, Value, THREADS, ITEMS,
                       std::enable_if_t<has_values<Value> && sizeof(Key) <= 4 &&
                                        sizeof(ranked_run_of_segment<Value, THREADS * ITEMS>) <=
-                                           sizeof(block::sort_tile_storage<Key, Value, THREADS, ITEMS>)>> {
+                                           sizeof(block::ragged_bitonic_sort_storage<Key, Value,
+                                                                                     THREADS, ITEMS>)>> {
   using storage = ranked_run_of_segment<Value, THREADS * ITEMS>;
 };
 
 // A class's block in shared memory: the storage of the sort its segments take (one of the
 // three), and the segments of its class that it sorts next (sort_segments_kernel says why a list). One dynamic allocation, so
-// that allow_dynamic_shared sees all of it.
-template <class Key, class Value, int THREADS, int ITEMS>
+// that allow_dynamic_shared sees all of it. Network: the block sort's (segment_shape_bytes
+// says why another).
+template <class Key, class Value, int THREADS, int ITEMS,
+          class Network = block::bitonic_sort_storage<Key, Value, THREADS, ITEMS>>
 struct segment_class_storage {
   union {
-    block::sort_tile_storage<Key, Value, THREADS, ITEMS> sort;
+    block::sort_tile_storage<Key, Value, THREADS, ITEMS, Network> sort;
     warp_run_storage<Key, Value, warp_run_tuning<Key, Value>::sort_items, THREADS * ITEMS> warps;
     typename ranked_segment<Key, Value, THREADS, ITEMS>::storage ranked;
   };
@@ -89,12 +93,23 @@ struct segment_class_storage {
   int listed_count;
 };
 
-// The largest power of two <= LIMIT items per thread whose storage fits the budget.
+// The bytes that pick a class's shape: its storage with the block network's validity flags,
+// which block::sort_tile never used but allocated until run 93. Every shape, and
+// deterministic_sample's tiles (its largest class's), was tuned under that count; counted
+// without the flags, 8- and 16-byte keys would take twice the items a thread (run 52 measured
+// that for u64: deterministic_sample 4-29 % slower with its 16K tile). The allocation is the
+// smaller storage, which fits the 99 KB that compute capability 8.6, 8.9 and 12.0 grant.
+template <class Key, class Value, int THREADS, int ITEMS>
+constexpr std::size_t segment_shape_bytes =
+    sizeof(segment_class_storage<Key, Value, THREADS, ITEMS,
+                                 block::ragged_bitonic_sort_storage<Key, Value, THREADS, ITEMS>>);
+
+// The largest power of two <= LIMIT items per thread whose shape fits the budget.
 template <class Key, class Value, int THREADS, int LIMIT,
           std::size_t BUDGET = opt_in_shared_budget>
 constexpr int segment_items_fitting() {
   return largest_items_fitting<LIMIT>([](auto items) {
-    return sizeof(segment_class_storage<Key, Value, THREADS, decltype(items)::value>) <= BUDGET;
+    return segment_shape_bytes<Key, Value, THREADS, decltype(items)::value> <= BUDGET;
   });
 }
 
