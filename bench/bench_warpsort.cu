@@ -2,9 +2,12 @@
 //   step1/...      Fig. 11: step 1 alone, each run sorted by its own warp (chunks in
 //                  registers and shuffles, merged in the warp's shared memory, no barrier)
 //                  or by a block (block::bitonic_sort, barriers).
-//   step2/...      Fig. 12/13: steps 1-2, the warp merges by the bitonic buffer or by rank
-//                  (merge-path, one sequential merge per lane).
-//   merge/...      Fig. 13 for the whole sort: bitonic buffer vs rank merge.
+//   step2/...      Fig. 12/13: steps 1-2, the warp merges by the bitonic buffer (as the policy
+//                  does, two runs a pass, or four through a tree of buffers) or by rank
+//                  (merge-path, one sequential merge per lane, two runs a pass).
+//   merge/...      Fig. 13 for the whole sort: the same four step 2s.
+//   ways/...       the whole sort with two-way and with four-way step-2 passes, u32, u64 and
+//                  u32:u32 from 2^22 to 2^28: where four-way passes pay (four_way_from).
 //   width/...      the merge buffer t = policy.merge_width: 64, 128, 256 (512, 1024 for 4-byte
 //                  items) and the tuned choice, for every item type of bench_sort (u32,
 //                  u64, u32:u32, 16-byte keys): the defaults per item size come from it.
@@ -44,7 +47,8 @@ struct warpsort_variant {
     if constexpr (pairs) values = data.values();
     if (d_temp == nullptr) {
       // The policy's own size query; also sets which segments a stopped run has sorted.
-      const gpusort::detail::warpsort_shape<Key, V> shape(data.size());
+      const gpusort::detail::warpsort_shape<Key, V> shape(
+          data.size(), gpusort::detail::warpsort_four_way<STEP2, Key, V>(data.size()));
       data.verify_segment = last_step >= 4   ? 0
                             : last_step == 1 ? gpusort::detail::warpsort_tuning<Key, V>::run
                                              : shape.run_after_step2;
@@ -67,6 +71,9 @@ struct warpsort_variant {
 };
 
 using default_variant = warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::bitonic_merge>;
+using pairwise = warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::pairwise_bitonic_merge>;
+using four_way = warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::four_way_bitonic_merge>;
+
 
 template <class Key, class Value, class Sort, class Compare = gpusort::less>
 void add(const std::string& name, std::int64_t n, distribution d, Sort sort, Compare cmp = {}) {
@@ -75,6 +82,13 @@ void add(const std::string& name, std::int64_t n, distribution d, Sort sort, Com
   configure(benchmark::RegisterBenchmark(full.c_str(), [n, d, sort, cmp](benchmark::State& state) {
     bench_sort<Key, Value>(state, n, d, sort, cmp);
   }));
+}
+
+// Two-way against four-way step-2 passes, the whole sort.
+template <class Key, class Value>
+void register_ways_study(std::int64_t n) {
+  add<Key, Value>("ways/two", n, distribution::uniform, pairwise{{}, 4});
+  add<Key, Value>("ways/four", n, distribution::uniform, four_way{{}, 4});
 }
 
 // The merge buffer width t, the whole sort.
@@ -102,9 +116,13 @@ void register_studies(std::int64_t n) {
                   warpsort_variant<warpsort_step1::block_bitonic, warpsort_step2::bitonic_merge>{{}, 1});
   // Fig. 12/13: steps 1-2 and the whole sort, bitonic buffer vs rank merge.
   add<Key, Value>("step2/bitonic_merge", n, u, default_variant{{}, 2});
+  add<Key, Value>("step2/pairwise_bitonic_merge", n, u, pairwise{{}, 2});
+  add<Key, Value>("step2/four_way_bitonic_merge", n, u, four_way{{}, 2});
   add<Key, Value>("step2/rank_merge", n, u,
                   warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>{{}, 2});
   add<Key, Value>("merge/bitonic_merge", n, u, default_variant{{}, 4});
+  add<Key, Value>("merge/pairwise_bitonic_merge", n, u, pairwise{{}, 4});
+  add<Key, Value>("merge/four_way_bitonic_merge", n, u, four_way{{}, 4});
   add<Key, Value>("merge/rank_merge", n, u,
                   warpsort_variant<warpsort_step1::warp_bitonic, warpsort_step2::rank_merge>{{}, 4});
   register_width_study<Key, Value>(n);
@@ -146,6 +164,17 @@ int main(int argc, char** argv) {
       for (int quarters : {4, 5, 6, 7}) {
         if (e == 24 && quarters == 4) continue;  // 2^24: registered above
         register_width_study<std::uint32_t, void>(quarters * (std::int64_t(1) << (e - 2)));
+      }
+    }
+    for (int e = 22; e <= 28; ++e) {
+      const std::int64_t n = std::int64_t(1) << e;
+      register_ways_study<std::uint32_t, void>(n);
+      register_ways_study<std::uint64_t, void>(n);
+      register_ways_study<std::uint32_t, std::uint32_t>(n);
+      if (e % 4 != 0) {  // 2^24 and 2^28: registered above
+        cub_baseline::register_baselines<std::uint32_t, void, gpusort::less>(n, distribution::uniform);
+        cub_baseline::register_baselines<std::uint64_t, void, gpusort::less>(n, distribution::uniform);
+        cub_baseline::register_baselines<std::uint32_t, std::uint32_t, gpusort::less>(n, distribution::uniform);
       }
     }
     for (distribution d : gpusort_test::all_distributions) {

@@ -1,7 +1,8 @@
 // policy::warpsort through the public entry points: every distribution and awkward size,
 // every key type of DESIGN.md §4, pairs, each merge width, sizes that exercise every step
 // (one step-1 run only; steps 3-4 without step 2; all four steps), 2^24 and 2^28, more than
-// 2^31 keys, and the error contract.
+// 2^31 keys, and the error contract. The four-way step 2, which the policy takes only from
+// four_way_from items, also forced at small sizes through detail::warpsort_sort.
 #include "sort_cases.cuh"
 
 #include <cstdint>
@@ -13,6 +14,53 @@ namespace {
 const gpusort::policy::warpsort warpsort_policy{};
 using policy_t = gpusort::policy::warpsort;
 }  // namespace
+
+// A sort by detail::warpsort_sort with step 2 forced to four runs a pass, in the temp storage
+// the policy asks for, checked as check_sort checks the policy.
+template <class Key, class Value, class Compare>
+void check_four_way(const sort_case& c, Compare cmp) {
+  using gpusort::detail::warpsort_step1;
+  using gpusort::detail::warpsort_step2;
+  INFO("four-way step 2, distribution " << name(c.dist) << ", n = " << c.n);
+  constexpr bool pairs = !std::is_same<Value, no_value>::value;
+  guarded_buffer<Key> keys(c.n);
+  REQUIRE(generate(keys.data(), c.n, c.dist, c.seed) == cudaSuccess);
+  device_buffer<Key> input(c.n);
+  REQUIRE(cudaMemcpy(input.data(), keys.data(), c.n * sizeof(Key), cudaMemcpyDeviceToDevice) == cudaSuccess);
+  guarded_buffer<std::conditional_t<pairs, Value, char>> values(pairs ? c.n : 0);
+  Value* value_data = nullptr;
+  std::size_t bytes = 0;
+  if constexpr (pairs) {
+    REQUIRE(iota_values(values.data(), c.n) == cudaSuccess);
+    value_data = values.data();
+    REQUIRE(gpusort::sort_pairs(warpsort_policy, nullptr, bytes, keys.data(), value_data, c.n, cmp) == cudaSuccess);
+  } else {
+    REQUIRE(gpusort::sort_keys(warpsort_policy, nullptr, bytes, keys.data(), c.n, cmp) == cudaSuccess);
+  }
+  device_buffer<char> temp(static_cast<std::int64_t>(bytes));
+  REQUIRE(gpusort::detail::warpsort_sort<warpsort_step1::warp_bitonic, warpsort_step2::four_way_bitonic_merge>(
+              warpsort_policy, temp.data(), keys.data(), value_data, c.n, cmp, 0) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  if constexpr (pairs) {
+    REQUIRE(verify_pairs(input.data(), keys.data(), values.data(), c.n, cmp, false));
+    REQUIRE(values.check_guard());
+  } else {
+    REQUIRE(verify_keys(input.data(), keys.data(), c.n, cmp));
+  }
+  REQUIRE(keys.check_guard());
+}
+
+TEST_CASE("warpsort: four-way step 2 on every distribution, ragged sizes, 2- to 8-byte items", "[warpsort]") {
+  const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));
+  // 65537: two groups of four runs, the last with one item; 999983 and 2^21 + 5: several
+  // four-way passes, ragged last groups; the first step 2s of every item size.
+  const std::int64_t n = GENERATE(std::int64_t(65537), std::int64_t(999983), (std::int64_t(1) << 21) + 5);
+  check_four_way<std::uint32_t, std::uint32_t>({dist, n}, gpusort::less{});
+  check_four_way<std::uint64_t, no_value>({dist, n}, gpusort::less{});
+  check_four_way<std::uint32_t, no_value>({dist, n}, gpusort::greater{});
+  // 2-byte items, which cp.async cannot stage: the ties' copies go one a lane at a time.
+  check_four_way<std::uint16_t, std::uint16_t>({dist, n}, gpusort::less{});
+}
 
 TEST_CASE("warpsort: u32 keys, every distribution and awkward size", "[warpsort]") {
   const auto dist = GENERATE(from_range(std::begin(all_distributions), std::end(all_distributions)));

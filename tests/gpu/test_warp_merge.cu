@@ -1,7 +1,7 @@
 // GPU tests of the warp blocks of GPU-Warpsort: warp::shared_bitonic_merge (a warp's merges
 // in its shared memory, every block size it accepts, both directions; within a slice of a
-// block's buffer, and by several warps together) and warp::merge_runs
-// (the t-item bitonic buffer merge), against plain host references, keys only and with
+// block's buffer, and by several warps together), warp::merge_runs
+// (the t-item bitonic buffer merge) and warp::merge_four_runs (a tree of three), against plain host references, keys only and with
 // values travelling with their keys; and
 // warp::merge_path (the merge passes' partition) against thread::merge_path;
 // warp::inclusive_sum against a host prefix sum; and detail::sort_warp_run (warpsort's step-1
@@ -16,11 +16,13 @@
 #include <gpusort/detail/warp_runs.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/warp/inclusive_sum.cuh>
+#include <gpusort/warp/merge_four_runs.cuh>
 #include <gpusort/warp/merge_path.cuh>
 #include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/shared_bitonic_merge.cuh>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -80,20 +82,34 @@ __global__ void shared_merge_kernel(const Key* keys, const Value* values, Key* o
   }
 }
 
-// Warp w merges runs a[w] and b[w] (given by offsets and counts) into out at out_offsets[w].
-template <int M, class Key, class Value, class Compare>
-__global__ void merge_runs_kernel(const Key* keys, const Value* values, const long long* a_begin,
-                                  const long long* a_count, const long long* b_begin,
-                                  const long long* b_count, const long long* out_begin,
-                                  Key* out, Value* out_values, int warps, Compare cmp) {
-  __shared__ gpusort::warp::merge_runs_storage<Key, Value, M> storage[2];
+// Warp w merges its RUNS runs (run r of warp w: begins[w * RUNS + r], counts[...]) into out
+// at out_begin[w], by warp::merge_runs (2 runs) or warp::merge_four_runs (4).
+template <int M, int RUNS, class Key, class Value, class Compare>
+__global__ void merge_runs_kernel(const Key* keys, const Value* values, const long long* begins,
+                                  const long long* counts, const long long* out_begin, Key* out,
+                                  Value* out_values, int warps, Compare cmp) {
+  using storage_type = std::conditional_t<RUNS == 2, gpusort::warp::merge_runs_storage<Key, Value, M>,
+                                          gpusort::warp::merge_four_runs_storage<Key, Value, M>>;
+  __shared__ storage_type storage[2];
   const int w = blockIdx.x * 2 + threadIdx.x / 32;
   if (w >= warps) return;
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
-  gpusort::warp::merge_runs<M>(keys + a_begin[w], pairs ? values + a_begin[w] : values, a_count[w],
-                               keys + b_begin[w], pairs ? values + b_begin[w] : values, b_count[w],
-                               out + out_begin[w], pairs ? out_values + out_begin[w] : out_values,
-                               cmp, storage[threadIdx.x / 32]);
+  const Key* run_keys[RUNS];
+  const Value* run_values[RUNS];
+  std::int64_t run_counts[RUNS];
+  for (int r = 0; r < RUNS; ++r) {
+    run_keys[r] = keys + begins[w * RUNS + r];
+    run_values[r] = pairs ? values + begins[w * RUNS + r] : values;
+    run_counts[r] = counts[w * RUNS + r];
+  }
+  Key* to = out + out_begin[w];
+  Value* to_values = pairs ? out_values + out_begin[w] : out_values;
+  if constexpr (RUNS == 2)
+    gpusort::warp::merge_runs<M>(run_keys[0], run_values[0], run_counts[0], run_keys[1], run_values[1],
+                                 run_counts[1], to, to_values, cmp, storage[threadIdx.x / 32]);
+  else
+    gpusort::warp::merge_four_runs<M>(run_keys, run_values, run_counts, to, to_values, cmp,
+                                      storage[threadIdx.x / 32]);
 }
 
 // ---- checks -------------------------------------------------------------------------------
@@ -148,56 +164,55 @@ void run_shared_merge(Compare cmp, int distinct) {
   }
 }
 
-// Merges `cases` pairs of runs with the given lengths, laid out one after the other.
-template <int M, class Key, class Value, class Compare>
-void run_merge_runs(Compare cmp, const std::vector<std::pair<long long, long long>>& lengths,
+// Merges groups of RUNS sorted runs with the given lengths, a warp each, laid out one after
+// the other; each group's output must be its items sorted, each value still with its key.
+template <int M, class Key, class Value, std::size_t RUNS, class Compare>
+void run_merge_runs(Compare cmp, const std::vector<std::array<long long, RUNS>>& lengths,
                     int distinct) {
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
-  std::vector<long long> a_begin, a_count, b_begin, b_count, out_begin;
+  std::vector<long long> begins, counts, out_begin, group_count;
   long long total = 0;
-  for (const auto& l : lengths) {
-    a_begin.push_back(total);
-    a_count.push_back(l.first);
-    b_begin.push_back(total + l.first);
-    b_count.push_back(l.second);
+  for (const auto& group : lengths) {
     out_begin.push_back(total);
-    total += l.first + l.second;
+    for (long long length : group) {
+      begins.push_back(total);
+      counts.push_back(length);
+      total += length;
+    }
+    group_count.push_back(total - out_begin.back());
   }
   auto keys = make_keys<Key>(static_cast<std::size_t>(total), distinct, 17 + total + M);
-  for (std::size_t w = 0; w < lengths.size(); ++w) {
-    std::sort(keys.begin() + a_begin[w], keys.begin() + a_begin[w] + a_count[w], cmp);
-    std::sort(keys.begin() + b_begin[w], keys.begin() + b_begin[w] + b_count[w], cmp);
-  }
+  for (std::size_t r = 0; r < begins.size(); ++r)
+    std::sort(keys.begin() + begins[r], keys.begin() + begins[r] + counts[r], cmp);
   std::vector<Value> values(static_cast<std::size_t>(total));
   if constexpr (pairs)
     for (long long i = 0; i < total; ++i) values[i] = value_of_index<Value>(i);
   device_buffer<Key> d_keys(keys), d_out(std::vector<Key>(static_cast<std::size_t>(total)));
   device_buffer<Value> d_values(values), d_out_values(values);
-  device_buffer<long long> d_ab(a_begin), d_ac(a_count), d_bb(b_begin), d_bc(b_count), d_ob(out_begin);
+  device_buffer<long long> d_begins(begins), d_counts(counts), d_out_begin(out_begin);
   const int warps = static_cast<int>(lengths.size());
-  merge_runs_kernel<M><<<(warps + 1) / 2, 64>>>(d_keys.data(), pairs ? d_values.data() : nullptr,
-                                                d_ab.data(), d_ac.data(), d_bb.data(), d_bc.data(), d_ob.data(),
-                                                d_out.data(), pairs ? d_out_values.data() : nullptr,
-                                                warps, cmp);
+  merge_runs_kernel<M, static_cast<int>(RUNS)><<<(warps + 1) / 2, 64>>>(
+      d_keys.data(), pairs ? d_values.data() : nullptr, d_begins.data(), d_counts.data(),
+      d_out_begin.data(), d_out.data(), pairs ? d_out_values.data() : nullptr, warps, cmp);
   CUDA_REQUIRE(cudaGetLastError());
   CUDA_REQUIRE(cudaDeviceSynchronize());
   const auto out = d_out.to_host();
   const auto out_values = d_out_values.to_host();
   std::vector<char> used(static_cast<std::size_t>(total), 0);
   for (std::size_t w = 0; w < lengths.size(); ++w) {
-    std::vector<Key> expected(keys.begin() + a_begin[w],
-                              keys.begin() + a_begin[w] + a_count[w] + b_count[w]);
+    const long long first = out_begin[w], count = group_count[w];
+    std::vector<Key> expected(keys.begin() + first, keys.begin() + first + count);
     std::sort(expected.begin(), expected.end(), cmp);
-    for (long long i = 0; i < a_count[w] + b_count[w]; ++i) {
-      INFO("M " << M << " runs " << a_count[w] << " + " << b_count[w] << ", output " << i);
-      const Key& got = out[out_begin[w] + i];
+    for (long long i = 0; i < count; ++i) {
+      INFO("M " << M << ", " << RUNS << " runs, group " << w << " of " << count << " items, output " << i);
+      const Key& got = out[first + i];
       // Equal under cmp at every position (ties may come in any order, not stable).
       REQUIRE(!cmp(got, expected[i]));
       REQUIRE(!cmp(expected[i], got));
       if constexpr (pairs) {
-        const std::size_t from = index_of_value(out_values[out_begin[w] + i]);
-        REQUIRE(from >= static_cast<std::size_t>(a_begin[w]));
-        REQUIRE(from < static_cast<std::size_t>(a_begin[w] + a_count[w] + b_count[w]));
+        const std::size_t from = index_of_value(out_values[first + i]);
+        REQUIRE(from >= static_cast<std::size_t>(first));
+        REQUIRE(from < static_cast<std::size_t>(first + count));
         REQUIRE(!used[from]);
         used[from] = 1;
         REQUIRE(same_bits(keys[from], got));
@@ -252,11 +267,22 @@ void run_merge_path(long long a_count, long long b_count, int distinct, Compare 
 // Lengths around the buffer half t/2 = 16*M: empty runs, ragged last blocks, one run much
 // longer than the other, both multiples of t/2.
 template <int M>
-std::vector<std::pair<long long, long long>> awkward_lengths() {
+std::vector<std::array<long long, 2>> awkward_lengths() {
   const long long h = 16 * M;
   return {{0, 1},          {1, 0},         {1, 1},          {h, h},           {h - 1, h + 1},
           {h + 1, 0},      {0, 3 * h + 5}, {5 * h, 3},      {7, 9 * h - 1},   {4 * h, 4 * h},
           {10 * h + 3, 10 * h + 11},       {2 * h - 1, 1}, {1000, 999},      {4096, 4096}};
+}
+
+// Four runs: the same lengths around t/2, empty runs in every place, one pair much longer than
+// the other, and a merge of four equal runs of warpsort's first pass.
+template <int M>
+std::vector<std::array<long long, 4>> awkward_four_lengths() {
+  const long long h = 16 * M;
+  return {{0, 0, 0, 1},         {1, 0, 0, 0},         {0, 1, 0, 0},         {0, 0, 1, 0},
+          {1, 1, 1, 1},         {h, h, h, h},         {h - 1, h + 1, 1, h}, {0, 3 * h + 5, 0, 7},
+          {5 * h, 3, 0, 0},     {0, 0, 7, 9 * h - 1}, {10 * h + 3, 1, 2, 10 * h + 11},
+          {2 * h - 1, 1, h + 1, 2 * h}, {1000, 999, 998, 1001}, {4096, 4096, 4096, 4096}};
 }
 
 // n items (values: their indices) sorted in place by launch_warp_runs in runs of
@@ -386,6 +412,21 @@ TEST_CASE("warp::merge_runs merges two sorted runs", "[warp][sanitize]") {
   // Blocks of 16 registers a lane or more, loaded one ahead (the others: one per run).
   run_merge_runs<32, std::uint32_t, no_value>(gpusort::less{}, awkward_lengths<32>(), distinct);
   run_merge_runs<8, key16, no_value>(key16_less{}, awkward_lengths<8>(), distinct);
+}
+
+TEST_CASE("warp::merge_four_runs merges four sorted runs", "[warp][sanitize]") {
+  const int distinct = GENERATE(0, 3, 1);
+  CAPTURE(distinct);
+  run_merge_runs<2, std::uint32_t, no_value>(gpusort::less{}, awkward_four_lengths<2>(), distinct);
+  run_merge_runs<4, std::uint32_t, std::uint32_t>(gpusort::greater{}, awkward_four_lengths<4>(), distinct);
+  run_merge_runs<8, std::uint32_t, std::uint32_t>(gpusort::less{}, awkward_four_lengths<8>(), distinct);  // warpsort's pairs
+  run_merge_runs<8, std::uint64_t, no_value>(gpusort::less{}, awkward_four_lengths<8>(), distinct);
+  run_merge_runs<8, float, no_value>(gpusort::total_less{}, awkward_four_lengths<8>(), distinct);
+  run_merge_runs<4, std::uint16_t, std::uint16_t>(gpusort::less{}, awkward_four_lengths<4>(), distinct);
+  run_merge_runs<4, key12, no_value>(key12_less{}, awkward_four_lengths<4>(), distinct);
+  // Blocks loaded one ahead: warpsort's u32 keys at t = 512 and 1024.
+  run_merge_runs<16, std::uint32_t, no_value>(gpusort::less{}, awkward_four_lengths<16>(), distinct);
+  run_merge_runs<32, std::uint32_t, no_value>(gpusort::less{}, awkward_four_lengths<32>(), distinct);
 }
 
 TEST_CASE("warp::merge_path finds thread::merge_path's co-rank on every diagonal", "[warp][sanitize]") {

@@ -1,6 +1,7 @@
 // Host tests of policy::warpsort's host-side arithmetic: the shape of a sort (passes, runs,
-// levels), the pairings of the merge passes of steps 2 and 4 (every output position in
-// exactly one pair, pieces where the previous pass left them) and the sample positions.
+// levels, two-way and four-way step 2), the pairings of the merge passes of steps 2 and 4
+// (every output position in exactly one pair, pieces where the previous pass left them), the
+// tiles of the four-way passes and the sample positions.
 #include "common/catch.hpp"
 
 #include <gpusort/detail/warpsort.cuh>
@@ -12,7 +13,9 @@
 
 namespace {
 
+using gpusort::detail::four_run_groups;
 using gpusort::detail::warpsort_bucket_pairs;
+using gpusort::detail::warpsort_four_way_tiles;
 using gpusort::detail::warpsort_pair;
 using gpusort::detail::warpsort_shape;
 using gpusort::detail::warpsort_tuning;
@@ -35,15 +38,18 @@ struct key176 {
 };
 
 template <class Key, class Value>
-void check_shape(std::int64_t n) {
+void check_shape(std::int64_t n, bool four_way) {
   using tuning = warpsort_tuning<Key, Value>;
-  const warpsort_shape<Key, Value> s(n);
-  CAPTURE(n);
+  const warpsort_shape<Key, Value> s(n, four_way);
+  CAPTURE(n, four_way);
   REQUIRE(s.step1_runs == (n + tuning::run - 1) / tuning::run);
-  REQUIRE(s.run_after_step2 == static_cast<std::int64_t>(tuning::run) << s.step2_passes);
+  REQUIRE(s.step2_ways == (four_way ? 4 : 2));
+  std::int64_t run = tuning::run;
+  for (int pass = 0; pass < s.step2_passes; ++pass) run *= s.step2_ways;
+  REQUIRE(s.run_after_step2 == run);
   const std::int64_t runs_left = (n + s.run_after_step2 - 1) / s.run_after_step2;
   REQUIRE(runs_left <= tuning::split_runs);
-  if (s.step2_passes > 0) REQUIRE(runs_left * 2 > tuning::split_runs);
+  if (s.step2_passes > 0) REQUIRE(runs_left * s.step2_ways > tuning::split_runs);
   if (runs_left <= 1) {
     REQUIRE(s.runs == 0);
     REQUIRE(s.levels == 0);
@@ -61,10 +67,28 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
                          std::int64_t(4097), std::int64_t(65536), std::int64_t(65537),
                          std::int64_t(999983), std::int64_t(1) << 24, std::int64_t(1) << 28,
                          (std::int64_t(1) << 31) + 4097}) {
-    check_shape<std::uint32_t, no_value>(n);
-    check_shape<std::uint32_t, std::uint32_t>(n);
-    check_shape<std::uint64_t, std::uint64_t>(n);
+    for (bool four_way : {false, true}) {
+      check_shape<std::uint32_t, no_value>(n, four_way);
+      check_shape<std::uint32_t, std::uint32_t>(n, four_way);
+      check_shape<std::uint64_t, std::uint64_t>(n, four_way);
+    }
   }
+  // Four runs a pass: u32:u32 at 2^24 (2048 runs of 8K) in 5 passes instead of 9, then one
+  // step-4 level instead of two. The policy merges four a pass for items of 5 to 8 bytes from
+  // four_way_from items.
+  using pair_tuning = warpsort_tuning<std::uint32_t, std::uint32_t>;
+  const warpsort_shape<std::uint32_t, std::uint32_t> two(std::int64_t(1) << 24, false), four(std::int64_t(1) << 24, true);
+  REQUIRE(two.step2_passes == 9);
+  REQUIRE(two.levels == 2);
+  REQUIRE(four.step2_passes == 5);
+  REQUIRE(four.levels == 1);
+  STATIC_REQUIRE(pair_tuning::four_way_passes);
+  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::four_way_passes);
+  STATIC_REQUIRE(!warpsort_tuning<std::uint32_t, no_value>::four_way_passes);
+  STATIC_REQUIRE(!warpsort_tuning<std::uint64_t, std::uint64_t>::four_way_passes);
+  REQUIRE(warpsort_shape<std::uint32_t, std::uint32_t>(pair_tuning::four_way_from - 1).step2_ways == 2);
+  REQUIRE(warpsort_shape<std::uint32_t, std::uint32_t>(pair_tuning::four_way_from).step2_ways == 4);
+  REQUIRE(warpsort_shape<std::uint32_t, no_value>(std::int64_t(1) << 28).step2_ways == 2);
   STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::chunk >= 128);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::chunk >= 128);
   // Step 1 merges 4 chunks per warp for the common item sizes (16 KB buffers), then the
@@ -255,6 +279,40 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
       if (outputs > 16 * half) REQUIRE(n / outputs >= busy);
       if (2 * outputs <= most) REQUIRE(n / (2 * outputs) < busy);
     }
+  }
+}
+
+TEST_CASE("warpsort_four_way_tiles: every output in one tile of its group", "[warpsort][host]") {
+  // Tiles of whole merge steps, no more a group than `outputs` long ones would make, equal
+  // within a group but its last; never more of them for
+  // longer warp ranges (the plan sizes the co-rank table with the shortest).
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const std::int64_t run = std::int64_t(256) << (rng() % 12);
+    const std::int64_t n = 1 + static_cast<std::int64_t>(rng() % (9 * run));
+    const std::int64_t granule = std::int64_t(32) << (rng() % 5);
+    const std::int64_t outputs = granule * (16 << (rng() % 2));
+    const std::int64_t longer = outputs + granule * static_cast<std::int64_t>(rng() % 64);
+    CAPTURE(run, n, granule, outputs, longer);
+    const four_run_groups<0> groups = warpsort_four_way_tiles(outputs, granule, run, n);
+    REQUIRE(groups.tile % granule == 0);
+    REQUIRE(groups.tiles_per_group() <= (4 * run + outputs - 1) / outputs);
+    REQUIRE(warpsort_four_way_tiles(longer, granule, run, n).tiles() <= groups.tiles());
+    std::int64_t next = 0;  // every output position once, in order
+    for (std::int64_t i = 0; i < groups.tiles(); ++i) {
+      const auto t = groups.at(i);
+      REQUIRE(t.start + t.position == next);
+      const std::int64_t count = groups.outputs(t);
+      REQUIRE(count > 0);
+      REQUIRE(count <= groups.tile);
+      if (!groups.ends_group(t)) REQUIRE(count == groups.tile);
+      REQUIRE(t.group_count == std::min(4 * run, n - t.start));
+      std::int64_t in_runs = 0;
+      for (int j = 0; j < 4; ++j) in_runs += t.run_count[j];
+      REQUIRE(in_runs == t.group_count);
+      next += count;
+    }
+    REQUIRE(next == n);
   }
 }
 

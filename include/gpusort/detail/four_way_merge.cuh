@@ -31,29 +31,44 @@
 namespace gpusort {
 namespace detail {
 
+// The length of four_run_groups' tiles: fixed at compile time (TILE > 0: a block's tile), or
+// set at run time (TILE 0: warpsort's warp ranges, whose length depends on n and the device).
+template <int TILE>
+struct four_run_tile_length {
+  static constexpr std::int64_t tile = TILE;
+};
+template <>
+struct four_run_tile_length<0> {
+  std::int64_t tile;
+};
+
 // Runs of `run` items in one array of n: group g is runs 4g .. 4g + 3 (the array's last group
-// may have fewer or shorter ones); each group's output is cut into tiles of TILE items, the
+// may have fewer or shorter ones); each group's output is cut into tiles of `tile` items, the
 // group's last tile short.
 template <int TILE>
-struct four_run_groups {
+struct four_run_groups : four_run_tile_length<TILE> {
   std::int64_t run, n;
 
-  struct tile {
+  struct tile_of_group {
     std::int64_t start;     // the group's first item
     std::int64_t position;  // the tile's first output within its group
     std::int64_t group_count;
     std::int64_t run_begin[4], run_count[4];
   };
 
-  __host__ __device__ std::int64_t tiles_per_group() const { return (4 * run + TILE - 1) / TILE; }
+  __host__ __device__ four_run_groups(std::int64_t run_, std::int64_t n_) : run(run_), n(n_) {}
+  __host__ __device__ four_run_groups(std::int64_t tile_, std::int64_t run_, std::int64_t n_)
+      : four_run_tile_length<TILE>{tile_}, run(run_), n(n_) {}
+
+  __host__ __device__ std::int64_t tiles_per_group() const { return (4 * run + this->tile - 1) / this->tile; }
   __host__ __device__ std::int64_t tiles() const {
     const std::int64_t rest = n % (4 * run);
-    return n / (4 * run) * tiles_per_group() + (rest + TILE - 1) / TILE;
+    return n / (4 * run) * tiles_per_group() + (rest + this->tile - 1) / this->tile;
   }
-  __host__ __device__ tile at(std::int64_t index) const {
-    tile t;
+  __host__ __device__ tile_of_group at(std::int64_t index) const {
+    tile_of_group t;
     t.start = index / tiles_per_group() * (4 * run);
-    t.position = index % tiles_per_group() * TILE;
+    t.position = index % tiles_per_group() * this->tile;
     t.group_count = n - t.start < 4 * run ? n - t.start : 4 * run;
     for (int j = 0; j < 4; ++j) {
       const std::int64_t begin = t.start + j * run;
@@ -62,7 +77,39 @@ struct four_run_groups {
     }
     return t;
   }
+  // The tile's outputs, and whether it is its group's last.
+  __host__ __device__ std::int64_t outputs(const tile_of_group& t) const {
+    return t.group_count - t.position < this->tile ? t.group_count - t.position : this->tile;
+  }
+  __host__ __device__ bool ends_group(const tile_of_group& t) const {
+    return t.position + this->tile >= t.group_count;
+  }
 };
+
+// Each run's piece of a tile of `out_count` outputs that starts at the co-ranks `begin`: up
+// to the next tile's co-ranks `end`, or to the run's end where the tile ends its group (end
+// null). The co-ranks lie inside the runs whatever the comparator; clamping each piece to
+// what the tile and the later runs leave keeps the pieces inside the tile too when a
+// comparator is no strict weak ordering.
+template <class Count, class Tile>
+__host__ __device__ __forceinline__ void four_way_pieces(const Tile& t, Count out_count,
+                                                         const thread::four_way_split& begin,
+                                                         const thread::four_way_split* end,
+                                                         Count (&piece)[4]) {
+  Count remaining = out_count;
+  std::int64_t later_room = 0;
+  for (int j = 0; j < 4; ++j) later_room += t.run_count[j] - begin.taken[j];
+  for (int j = 0; j < 4; ++j) {
+    const std::int64_t room = t.run_count[j] - begin.taken[j];
+    later_room -= room;
+    const std::int64_t until = end ? end->taken[j] : t.run_count[j];
+    const std::int64_t least = remaining - later_room > 0 ? remaining - later_room : 0;
+    const std::int64_t most = remaining < room ? remaining : room;
+    const std::int64_t wanted = until - begin.taken[j];
+    piece[j] = static_cast<Count>(wanted < least ? least : wanted > most ? most : wanted);
+    remaining -= piece[j];
+  }
+}
 
 // Whether the searches are thread::four_way_select's (about log2(w) steps of one parallel
 // load) rather than nested merge paths. Selection holds eight keys at a time in registers:
@@ -91,15 +138,15 @@ constexpr int four_way_coarse_probes = 3, four_way_fine_probes = 1;
 
 // splits[i]: the four co-ranks of tile i's first output; COARSE: of the coarse tiles only,
 // otherwise of the others (after the coarse ones).
-template <int TILE, bool COARSE, class Key, class Compare>
-__global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE> groups,
+template <class Groups, bool COARSE, class Key, class Compare>
+__global__ void four_way_partition_kernel(const Key* keys, Groups groups,
                                           thread::four_way_split* splits, std::int64_t tiles,
                                           Compare cmp) {
   constexpr std::int64_t stride = four_way_coarse_stride<Key>;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= tiles) return;
   const auto t = groups.at(i);
-  const std::int64_t in_group = t.position / TILE;
+  const std::int64_t in_group = t.position / groups.tile;
   const std::int64_t past_coarse = in_group % stride;
   if ((past_coarse == 0) != COARSE) return;
   const Key* runs[4];
@@ -110,7 +157,7 @@ __global__ void four_way_partition_kernel(const Key* keys, four_run_groups<TILE>
     splits[i] =
         thread::four_way_merge_path<four_way_coarse_probes>(runs, t.run_count, t.position, cmp);
   } else {
-    const std::int64_t group_tiles = (t.group_count + TILE - 1) / TILE;
+    const std::int64_t group_tiles = (t.group_count + groups.tile - 1) / groups.tile;
     const std::int64_t next_coarse = in_group - past_coarse + stride;
     const thread::four_way_split low = splits[i - past_coarse];
     const thread::four_way_split high =
@@ -145,33 +192,16 @@ __global__ void __launch_bounds__(THREADS, four_way_min_blocks<THREADS, RANKED, 
     four_way_pass_kernel(const Key* keys, const Value* values, Key* keys_out, Value* values_out,
                          four_run_groups<(THREADS - 1) * ITEMS> groups,
                          const thread::four_way_split* splits, Compare cmp) {
-  constexpr int tile = (THREADS - 1) * ITEMS;
   // Dynamic: 16-byte keys 1.5-1.7 % faster than with the same storage declared static (H200,
   // bench/RESULTS.md run 51; other items within 0.2 %).
   extern __shared__ __align__(16) unsigned char four_way_shared[];
   auto& shared = *reinterpret_cast<staged_merge_storage<THREADS, ITEMS, Key, Value>*>(four_way_shared);
   const auto t = groups.at(blockIdx.x);
-  const int out_count = static_cast<int>(
-      t.group_count - t.position < tile ? t.group_count - t.position : tile);
-  const bool ends_group = t.position + tile >= t.group_count;
+  const int out_count = static_cast<int>(groups.outputs(t));
   const thread::four_way_split begin = splits[blockIdx.x];
-  // Each run's piece: up to where the next tile starts. The co-ranks lie inside the runs
-  // whatever the comparator; clamping each piece to what the tile and the later runs leave
-  // keeps the pieces inside the tile too when a comparator is no strict weak ordering.
   int piece[4];
-  int remaining = out_count;
-  std::int64_t later_room = 0;
-  for (int j = 0; j < 4; ++j) later_room += t.run_count[j] - begin.taken[j];
-  for (int j = 0; j < 4; ++j) {
-    const std::int64_t room = t.run_count[j] - begin.taken[j];
-    later_room -= room;
-    const std::int64_t end = ends_group ? t.run_count[j] : splits[blockIdx.x + 1].taken[j];
-    const std::int64_t least = remaining - later_room > 0 ? remaining - later_room : 0;
-    const std::int64_t most = remaining < room ? remaining : room;
-    const std::int64_t wanted = end - begin.taken[j];
-    piece[j] = static_cast<int>(wanted < least ? least : wanted > most ? most : wanted);
-    remaining -= piece[j];
-  }
+  four_way_pieces(t, out_count, begin,
+                  groups.ends_group(t) ? nullptr : &splits[blockIdx.x + 1], piece);
   int at = 0;
   for (int j = 0; j < 4; ++j) {
     const std::int64_t from = t.run_begin[j] + begin.taken[j];
@@ -221,10 +251,10 @@ cudaError_t launch_four_way_pass(const Key* keys, const Value* values, Key* keys
   const std::int64_t tiles = groups.tiles();
   const auto partition_grid =
       static_cast<unsigned>((tiles + four_way_partition_threads - 1) / four_way_partition_threads);
-  four_way_partition_kernel<tile, true><<<partition_grid, four_way_partition_threads, 0, stream>>>(
+  four_way_partition_kernel<four_run_groups<tile>, true><<<partition_grid, four_way_partition_threads, 0, stream>>>(
       keys, groups, splits, tiles, cmp);
   if constexpr (four_way_coarse_stride<Key> > 1)
-    four_way_partition_kernel<tile, false><<<partition_grid, four_way_partition_threads, 0, stream>>>(
+    four_way_partition_kernel<four_run_groups<tile>, false><<<partition_grid, four_way_partition_threads, 0, stream>>>(
         keys, groups, splits, tiles, cmp);
   constexpr std::size_t bytes = sizeof(staged_merge_storage<THREADS, ITEMS, Key, Value>);
   const auto kernel = four_way_pass_kernel<THREADS, ITEMS, RANKED, Key, Value, Compare>;

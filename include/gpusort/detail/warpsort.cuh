@@ -14,7 +14,11 @@
 //    same number of outputs (8t or 16t, stretched so that the warps fill whole waves of the
 //    device), its range's ends split by merge-path co-ranks, so the work is the same for any
 //    input. Where the ranges are few each warp searches its own two co-ranks; where they
-//    are many a partition kernel computes them first.
+//    are many a partition kernel computes them first. For items of up to 8 bytes two levels
+//    of these merges share a pass (warp::merge_four_runs: runs of L become runs of 4L, the
+//    pairs' buffers feeding a third in shared memory), so that step 2 reads and writes device
+//    memory half as often; each warp's range is then a tile of one group of four runs, cut
+//    by four_way_select co-ranks (four_way_partition_kernel).
 //    Passes go on while more than split_runs runs are left (the paper's l > #SMs).
 // 3. Split: s*k random samples (positions from a hash of the sample index), sorted by one
 //    block, every k-th a splitter. Ties are broken by array position (detail::positioned_less),
@@ -30,9 +34,10 @@
 //    pass is needed; the last level assembles the buckets in place.
 // All sizes that depend on the data live on the device: grids are sized from n (and the
 // device's resident warps) alone.
-// Passes over memory: 1 + log2(runs after step 1), as in a pairwise merge sort of those runs.
-// Not stable. Extra memory: one copy of keys (and values), 8 bytes per warp range of a
-// merge pass (n / t) and the step-3 tables (3 x split_runs x 128 x 8 bytes at most).
+// Passes over memory: 1 + log2(runs after step 1), as in a pairwise merge sort of those runs,
+// less one for every four-way pass. Not stable. Extra memory: one copy of keys (and values),
+// 8 bytes per warp range of a two-way merge pass (n / t; 32 of a four-way one) and the step-3
+// tables (3 x split_runs x 128 x 8 bytes at most).
 #pragma once
 
 #include <gpusort/block/bitonic_sort.cuh>
@@ -40,6 +45,7 @@
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/co_rank_search.cuh>
+#include <gpusort/detail/four_way_merge.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/positioned.cuh>
 #include <gpusort/detail/ragged.cuh>
@@ -51,6 +57,7 @@
 #include <gpusort/policy.cuh>
 #include <gpusort/thread/serial_merge.cuh>
 #include <gpusort/warp/bitonic_sort.cuh>
+#include <gpusort/warp/merge_four_runs.cuh>
 #include <gpusort/warp/merge_runs.cuh>
 #include <gpusort/warp/partition_point.cuh>
 #include <gpusort/warp/shared_bitonic_merge.cuh>
@@ -77,6 +84,19 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   template <int M>
   static constexpr int merge_warps_per_block = static_cast<int>(
       std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_runs_storage<Key, Value, M>)));
+  template <int M>
+  static constexpr int four_way_warps_per_block = static_cast<int>(
+      std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_four_runs_storage<Key, Value, M>)));
+  // Step 2 merges four runs a pass (warp::merge_four_runs: two levels of pairwise buffer
+  // merges in one pass over device memory) for items of 5 to 8 bytes from four_way_from items.
+  // A four-way pass first waits for its co-ranks (four_way_select: a chain of dependent steps,
+  // 50-80 us whatever n, bench/RESULTS.md run 87), which long passes hide and short ones do
+  // not. Measured against two-way passes (run 96, H200, pw: whole sorts, ms): u32:u32 2^28
+  // 26.6 -> 24.75, u64 2^28 26.3-27.7 -> 24.9, u32 2^28 12.02 -> 11.98 (t = 1024: 222
+  // registers, 9 warps an SM); at 2^24 u32:u32 1.555 -> 1.707, u64 1.535 -> 1.84, u32 0.750 ->
+  // 0.897.
+  static constexpr bool four_way_passes = item_bytes > 4 && item_bytes <= 8;
+  static constexpr std::int64_t four_way_from = std::int64_t(1) << 27;
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
   // amortise its range's two merge-path searches, but leave fewer warps to a pass: by
@@ -160,7 +180,22 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
 // bench_warpsort's studies (the paper's Fig. 11-14). Template parameters, so that the
 // policy's instantiations do not carry the study variants. The policy runs the defaults.
 enum class warpsort_step1 { warp_bitonic, block_bitonic };
-enum class warpsort_step2 { bitonic_merge, rank_merge };
+// bitonic_merge: the policy's step 2, four runs a pass where the tuning says so
+// (four_way_passes, four_way_from), else two; pairwise_bitonic_merge: always two;
+// four_way_bitonic_merge: always four; rank_merge: two a pass, merged by rank.
+enum class warpsort_step2 { bitonic_merge, pairwise_bitonic_merge, four_way_bitonic_merge, rank_merge };
+
+// Whether a sort of n items merges four runs a step-2 pass, and whether the variant ever does
+// (which kernels it instantiates).
+template <warpsort_step2 STEP2, class Key, class Value>
+constexpr bool warpsort_four_way_able =
+    STEP2 == warpsort_step2::four_way_bitonic_merge ||
+    (STEP2 == warpsort_step2::bitonic_merge && warpsort_tuning<Key, Value>::four_way_passes);
+template <warpsort_step2 STEP2, class Key, class Value>
+constexpr bool warpsort_four_way(std::int64_t n) {
+  return STEP2 == warpsort_step2::four_way_bitonic_merge ||
+         (warpsort_four_way_able<STEP2, Key, Value> && n >= warpsort_tuning<Key, Value>::four_way_from);
+}
 
 // ---- step 1 -------------------------------------------------------------------------------
 
@@ -376,6 +411,34 @@ __global__ void __launch_bounds__(32 * WARPS)
                                 first_split, last_split, pairs, cmp, storage[lw]);
 }
 
+// A four-way pass: warp w merges tile w of `groups` (warp::merge_four_runs), its pieces of
+// the four runs cut by the co-ranks in `splits` (four_way_partition_kernel).
+template <int M, int WARPS, class Key, class Value, class Compare>
+__global__ void __launch_bounds__(32 * WARPS)
+    warpsort_four_way_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
+                             Value* values_out, four_run_groups<0> groups, std::int64_t tiles,
+                             const thread::four_way_split* splits, Compare cmp) {
+  __shared__ warp::merge_four_runs_storage<Key, Value, M> storage[WARPS];
+  const int lw = threadIdx.x / 32;
+  const std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * WARPS + lw;
+  if (w >= tiles) return;
+  const auto t = groups.at(w);
+  const thread::four_way_split begin = splits[w];
+  std::int64_t piece[4];
+  four_way_pieces(t, groups.outputs(t), begin, groups.ends_group(t) ? nullptr : &splits[w + 1],
+                  piece);
+  const Key* run_keys[4];
+  const Value* run_values[4];
+  for (int j = 0; j < 4; ++j) {
+    const std::int64_t from = t.run_begin[j] + begin.taken[j];
+    run_keys[j] = keys_in + from;
+    run_values[j] = has_values<Value> ? values_in + from : values_in;
+  }
+  const std::int64_t out = t.start + t.position;
+  warp::merge_four_runs<M>(run_keys, run_values, piece, keys_out + out,
+                           has_values<Value> ? values_out + out : values_out, cmp, storage[lw]);
+}
+
 // ---- step 3 -------------------------------------------------------------------------------
 
 // A sample position: splitmix64 of the sample index, reduced to [0, n). Reproducible; the
@@ -451,12 +514,14 @@ __global__ void warpsort_locate_kernel(const Key* keys, std::int64_t n, std::int
 
 // ---- plan and driver ----------------------------------------------------------------------
 
-// The shape of a sort of n items: passes, runs and table sizes, from n alone (host).
+// The shape of a sort of n items: passes, runs and table sizes, from n alone (host). Step 2
+// merges four runs a pass where four_way (the policy's choice by default), else two.
 template <class Key, class Value>
 struct warpsort_shape {
   using tuning = warpsort_tuning<Key, Value>;
   std::int64_t step1_runs = 0;
   int step2_passes = 0;
+  int step2_ways = 2;  // runs merged by each step-2 pass
   std::int64_t run_after_step2 = 0;  // run length entering step 3
   int runs = 0;    // runs after step 2 padded to a power of two; 0: one run, no steps 3-4
   int levels = 0;  // step-4 levels: log2(runs)
@@ -473,12 +538,15 @@ struct warpsort_shape {
     return outputs;
   }
 
-  explicit warpsort_shape(std::int64_t n) {
+  explicit warpsort_shape(std::int64_t n)
+      : warpsort_shape(n, warpsort_four_way<warpsort_step2::bitonic_merge, Key, Value>(n)) {}
+  warpsort_shape(std::int64_t n, bool four_way) {
+    step2_ways = four_way ? 4 : 2;
     step1_runs = (n + tuning::run - 1) / tuning::run;
     std::int64_t run = tuning::run, left = step1_runs;
     while (left > tuning::split_runs) {
-      run *= 2;
-      left = (left + 1) / 2;
+      run *= step2_ways;
+      left = (left + step2_ways - 1) / step2_ways;
       ++step2_passes;
     }
     run_after_step2 = run;
@@ -494,9 +562,22 @@ struct warpsort_shape {
   }
 };
 
+// A four-way pass's warp ranges: each group of four runs cut into equal tiles of whole
+// merge steps (`granule` outputs), about `outputs` long, so that no warp's range spans
+// groups and none is much shorter than the others. Never shorter for longer `outputs`.
+inline four_run_groups<0> warpsort_four_way_tiles(std::int64_t outputs, std::int64_t granule,
+                                                  std::int64_t run, std::int64_t n) {
+  const std::int64_t group = 4 * run;
+  const std::int64_t per_group = (group + outputs - 1) / outputs;
+  const std::int64_t tile = ((group + per_group - 1) / per_group + granule - 1) / granule * granule;
+  return four_run_groups<0>(tile, run, n);
+}
+
 // Temp storage: scratch keys (and values), the runs x buckets tables of step 3 (counts,
-// piece begins, offsets), the s - 1 splitters, the scan's own storage and one co-rank per
-// warp range of a merge pass (for buffer width `width`).
+// piece begins, offsets), the s - 1 splitters, the scan's own storage and the co-ranks of
+// every warp range of a merge pass (for buffer width `width`): one a range of a two-way pass,
+// four of a four-way one. Sized for both kinds of step 2, so that the study variants
+// (warpsort_step2) fit the policy's size query.
 template <class Key, class Value>
 struct warpsort_plan : warpsort_shape<Key, Value> {
   using shape = warpsort_shape<Key, Value>;
@@ -504,19 +585,30 @@ struct warpsort_plan : warpsort_shape<Key, Value> {
   temp_layout<8> layout;
 
   warpsort_plan(std::int64_t n, int width)
-      : shape(n),
+      : warpsort_plan(n, width, warpsort_four_way<warpsort_step2::bitonic_merge, Key, Value>(n)) {}
+  warpsort_plan(std::int64_t n, int width, bool four_way)
+      : shape(n, four_way),
         warp_outputs(shape::warp_outputs(width, n)),
         ranges((n + warp_outputs - 1) / warp_outputs),
-        layout(make_layout(n, ranges, *this)) {}
+        layout(make_layout(n, width, warp_outputs, ranges)) {}
 
-  static temp_layout<8> make_layout(std::int64_t n, std::int64_t ranges, const shape& s) {
+  static temp_layout<8> make_layout(std::int64_t n, int width, std::int64_t warp_outputs,
+                                    std::int64_t ranges) {
     using tuning = warpsort_tuning<Key, Value>;
-    const std::size_t table = static_cast<std::size_t>(s.runs) * tuning::buckets * sizeof(std::int64_t);
+    const shape pairwise(n, false), four_way(n, true);
+    const shape& wider = four_way.runs > pairwise.runs ? four_way : pairwise;
+    std::size_t split_bytes = static_cast<std::size_t>(ranges) * sizeof(std::int64_t);
+    std::int64_t run = tuning::run;
+    for (int pass = 0; pass < four_way.step2_passes; ++pass, run *= 4) {
+      const std::int64_t tiles = warpsort_four_way_tiles(warp_outputs, width / 2, run, n).tiles();
+      split_bytes = std::max(split_bytes, static_cast<std::size_t>(tiles) * sizeof(thread::four_way_split));
+    }
+    const std::size_t table = static_cast<std::size_t>(wider.runs) * tuning::buckets * sizeof(std::int64_t);
     return temp_layout<8>({static_cast<std::size_t>(n) * sizeof(Key),
                            has_values<Value> ? static_cast<std::size_t>(n) * sizeof(Value) : 0,
                            table, table, table,
-                           s.runs > 0 ? (tuning::buckets - 1) * sizeof(positioned_key<Key>) : 0,
-                           s.scan_bytes, static_cast<std::size_t>(ranges) * sizeof(std::int64_t)});
+                           wider.runs > 0 ? (tuning::buckets - 1) * sizeof(positioned_key<Key>) : 0,
+                           wider.scan_bytes, split_bytes});
   }
 };
 
@@ -574,19 +666,59 @@ cudaError_t warpsort_merge_pass(const warpsort_plan<Key, Value>& plan, void* tem
   return cudaPeekAtLastError();
 }
 
+// One four-way pass: runs of `run` items become runs of 4 * run. The warps' tiles are
+// stretched to whole waves of the device as warpsort_merge_pass's ranges are.
+template <class Key, class Value, int M, class Compare>
+cudaError_t warpsort_four_way_pass(const warpsort_plan<Key, Value>& plan, void* temp,
+                                   const Key* keys_in, const Value* values_in, Key* keys_out,
+                                   Value* values_out, std::int64_t n, std::int64_t run,
+                                   Compare cmp, cudaStream_t stream) {
+  using tuning = warpsort_tuning<Key, Value>;
+  constexpr int warps = tuning::template four_way_warps_per_block<M>;
+  static_assert(warps >= 1, "four-way passes for items whose three buffers fit shared memory");
+  const auto kernel = warpsort_four_way_kernel<M, warps, Key, Value, Compare>;
+  unsigned resident_blocks = 0;
+  if (cudaError_t e = resident_grid(kernel, 32 * warps, 0, std::numeric_limits<std::int64_t>::max(),
+                                    resident_blocks))
+    return e;
+  const warpsort_ranges stretched = warpsort_whole_waves(
+      n, plan.warp_outputs, 16 * M, static_cast<std::int64_t>(resident_blocks) * warps);
+  const four_run_groups<0> groups = warpsort_four_way_tiles(stretched.outputs, 16 * M, run, n);
+  const std::int64_t tiles = groups.tiles();
+  auto* splits = plan.layout.template get<thread::four_way_split>(temp, 7);
+  const auto partition_grid =
+      static_cast<unsigned>((tiles + four_way_partition_threads - 1) / four_way_partition_threads);
+  four_way_partition_kernel<four_run_groups<0>, true>
+      <<<partition_grid, four_way_partition_threads, 0, stream>>>(keys_in, groups, splits, tiles, cmp);
+  if constexpr (four_way_coarse_stride<Key> > 1)
+    four_way_partition_kernel<four_run_groups<0>, false>
+        <<<partition_grid, four_way_partition_threads, 0, stream>>>(keys_in, groups, splits, tiles, cmp);
+  kernel<<<static_cast<unsigned>((tiles + warps - 1) / warps), 32 * warps, 0, stream>>>(
+      keys_in, values_in, keys_out, values_out, groups, tiles, splits, cmp);
+  return cudaPeekAtLastError();
+}
+
 // Steps 2-4 for one buffer width (M = t / 32 items per lane).
-template <int M, bool RANK, class Key, class Value, class Compare>
+template <int M, warpsort_step2 STEP2, class Key, class Value, class Compare>
 cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, Key*& keys,
                             Value*& values, Key*& other_keys, Value*& other_values,
                             std::int64_t n, Compare cmp, int last_step, cudaStream_t stream) {
   using tuning = warpsort_tuning<Key, Value>;
+  constexpr bool by_rank = STEP2 == warpsort_step2::rank_merge;
   if (last_step < 2) return cudaSuccess;
   std::int64_t run = tuning::run;
-  for (int pass = 0; pass < plan.step2_passes; ++pass, run *= 2) {
-    if (cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(
-            plan, temp, keys, values, other_keys, other_values, n, warpsort_uniform_pairs{n, run},
-            cmp, stream))
-      return e;
+  for (int pass = 0; pass < plan.step2_passes; ++pass, run *= plan.step2_ways) {
+    cudaError_t e = cudaSuccess;
+    if constexpr (warpsort_four_way_able<STEP2, Key, Value>) {
+      if (plan.step2_ways == 4)
+        e = warpsort_four_way_pass<Key, Value, M>(plan, temp, keys, values, other_keys,
+                                                  other_values, n, run, cmp, stream);
+    }
+    if (plan.step2_ways == 2)
+      e = warpsort_merge_pass<Key, Value, M, by_rank>(plan, temp, keys, values, other_keys,
+                                                   other_values, n, warpsort_uniform_pairs{n, run},
+                                                   cmp, stream);
+    if (e != cudaSuccess) return e;
     std::swap(keys, other_keys);
     std::swap(values, other_values);
   }
@@ -617,7 +749,7 @@ cudaError_t warpsort_merges(const warpsort_plan<Key, Value>& plan, void* temp, K
   for (int level = 0; level < plan.levels; ++level) {
     const warpsort_bucket_pairs pairs{offsets, counts, piece_begins, n, plan.run_after_step2,
                              plan.runs, tuning::buckets, 1 << level};
-    if (cudaError_t e = warpsort_merge_pass<Key, Value, M, RANK>(plan, temp, keys, values,
+    if (cudaError_t e = warpsort_merge_pass<Key, Value, M, by_rank>(plan, temp, keys, values,
                                                                  other_keys, other_values, n,
                                                                  pairs, cmp, stream))
       return e;
@@ -656,7 +788,7 @@ template <int M, warpsort_step1 STEP1, warpsort_step2 STEP2, class Key, class Va
 cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, Compare cmp,
                          cudaStream_t stream, int last_step, Key** result_keys,
                          Value** result_values) {
-  const warpsort_plan<Key, Value> plan(n, 32 * M);
+  const warpsort_plan<Key, Value> plan(n, 32 * M, warpsort_four_way<STEP2, Key, Value>(n));
   Key* scratch_keys = plan.layout.template get<Key>(temp, 0);
   Value* scratch_values = has_values<Value> ? plan.layout.template get<Value>(temp, 1) : values;
   // Step 1 writes where an even number of later passes lands in `keys`.
@@ -669,7 +801,7 @@ cudaError_t warpsort_run(void* temp, Key* keys, Value* values, std::int64_t n, C
   cudaError_t e = warpsort_step1_launch<STEP1>(keys, values, current_keys, current_values, n,
                                                plan.step1_runs, cmp, stream);
   if (e == cudaSuccess)
-    e = warpsort_merges<M, STEP2 == warpsort_step2::rank_merge>(
+    e = warpsort_merges<M, STEP2>(
         plan, temp, current_keys, current_values, other_keys, other_values, n, cmp, last_step,
         stream);
   if (result_keys) *result_keys = current_keys;

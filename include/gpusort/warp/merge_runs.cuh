@@ -158,6 +158,127 @@ __device__ __forceinline__ void merge_runs_emit(Key* out, Value* out_values, std
   }
 }
 
+// The items of each of RUNS sorted runs that tie with `largest` (the last ones of each run)
+// go as they are to the end of the output, run after run, and each run's count is cut to the
+// items before them; see warp::merge_runs on why.
+template <int M, int RUNS, class Key, class Value, class Compare>
+__device__ __forceinline__ void merge_runs_set_aside_ties(const Key* const (&keys)[RUNS],
+                                                          const Value* const (&values)[RUNS],
+                                                          std::int64_t (&counts)[RUNS],
+                                                          const Key& largest, Key* out,
+                                                          Value* out_values, Compare cmp,
+                                                          warp::merge_runs_storage<Key, Value, M>& s) {
+  std::int64_t low[RUNS];
+  std::int64_t position = 0;
+  for (int r = 0; r < RUNS; ++r) {
+    const Key* run = keys[r];
+    low[r] = warp::partition_point(0, counts[r], [&](std::int64_t i) { return !cmp(run[i], largest); });
+    position += low[r];
+  }
+  constexpr bool with_values = has_values<Value>;  // else null: no arithmetic on it
+  for (int r = 0; r < RUNS; ++r) {
+    const std::int64_t ties = counts[r] - low[r];
+    if (ties > 0)
+      merge_runs_copy<M>(keys[r] + low[r], with_values ? values[r] + low[r] : values[r], ties,
+                         out + position, with_values ? out_values + position : out_values, s);
+    position += ties;
+    counts[r] = low[r];
+  }
+}
+
+// A merge of runs a and b through a warp's buffer, as a pair of warp::merge_four_runs' tree:
+// start() fills the buffer with the first block of each run; then, for as long as the caller
+// wants outputs, warp::shared_bitonic_merge sorts the buffer, the caller takes its lower half
+// (the next t/2 outputs), and refill() fetches the next block into that half. The runs are
+// padded with `largest`, which no real item may follow (warp::merge_runs). Past both runs'
+// ends the outputs are that padding. warp::merge_runs takes the same steps written out in
+// its own loop: through this struct ptxas gave warpsort's two-way merge kernels 7-10 more
+// registers (u64 keys and u32:u32 pairs at t = 256: 96 -> 103-108, one block an SM fewer).
+template <int M, class Key, class Value>
+struct run_pair_merge {
+  static constexpr int half = 16 * M;
+  // Blocks are loaded ahead, to arrive while a network runs: the next one of each run, or,
+  // where a block takes 16 registers a lane or more, only the one fetched next (known once
+  // the block before it is fetched), in next_a. Measured with one ahead for every size
+  // (bench/RESULTS.md run 33, H100 and H200): 16-byte keys at t = 256 2.2-2.4 % faster at
+  // 2^24, 16-byte keys with u32 values 5 %, u32 keys at t = 1024 (128 registers instead of
+  // 145: four blocks an SM instead of three) 0.4-1.6 % at 2^27-2^28; smaller blocks 0.2-2.8 %
+  // slower (u32 keys at t = 512, pairs at t = 256), their second block in flight worth more.
+  static constexpr bool one_ahead =
+      M / 2 * (warp::bitonic_buffer_words<Key> + warp::bitonic_buffer_words<Value>) >= 16;
+
+  const Key* a;
+  const Value* a_values;
+  std::int64_t a_count;
+  const Key* b;
+  const Value* b_values;
+  std::int64_t b_count;
+  Key largest;
+  merge_runs_block<Key, Value, M> next_a, next_b;
+  Key a_max, b_max;
+  std::int64_t a_next = half, b_next = half;
+  bool take_a = true;  // one_ahead: the run of the block loaded ahead
+
+  __device__ __forceinline__ run_pair_merge(const Key* a_, const Value* a_values_, std::int64_t a_count_,
+                                            const Key* b_, const Value* b_values_, std::int64_t b_count_,
+                                            const Key& largest_)
+      : a(a_), a_values(a_values_), a_count(a_count_), b(b_), b_values(b_values_),
+        b_count(b_count_), largest(largest_) {}
+
+  // The next block comes from the run whose last block ended lower (ties: a). A run that is
+  // used up is not fetched from; when both are, the block fetched is all padding.
+  template <class Compare>
+  __device__ __forceinline__ bool next_from_a(Compare cmp) const {
+    const bool a_left = a_next < a_count;
+    const bool b_left = b_next < b_count;
+    return a_left && (!b_left || !cmp(b_max, a_max));
+  }
+
+  template <class Compare>
+  __device__ __forceinline__ void start(warp::merge_runs_storage<Key, Value, M>& s, Compare cmp) {
+    merge_runs_load<M>(a, a_values, a_count, 0, largest, next_a);
+    merge_runs_load<M>(b, b_values, b_count, 0, largest, next_b);
+    a_max = merge_runs_fetch<M>(next_a, true, s);
+    b_max = merge_runs_fetch<M>(next_b, false, s);
+    take_a = next_from_a(cmp);
+    if constexpr (one_ahead) {
+      if (take_a) merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+      else merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_a);
+    } else {
+      merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+      merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
+    }
+  }
+
+  template <class Compare>
+  __device__ __forceinline__ void refill(warp::merge_runs_storage<Key, Value, M>& s, Compare cmp) {
+    if constexpr (one_ahead) {
+      const Key fetched_max = merge_runs_fetch<M>(next_a, false, s);
+      if (take_a) {
+        a_max = fetched_max;
+        a_next += half;
+      } else {
+        b_max = fetched_max;
+        b_next += half;
+      }
+      take_a = next_from_a(cmp);
+      if (take_a) merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+      else merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_a);
+    } else {
+      take_a = next_from_a(cmp);
+      if (take_a) {
+        a_max = merge_runs_fetch<M>(next_a, false, s);
+        a_next += half;
+        merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
+      } else {
+        b_max = merge_runs_fetch<M>(next_b, false, s);
+        b_next += half;
+        merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_b);
+      }
+    }
+  }
+};
+
 }  // namespace detail
 
 namespace warp {
@@ -174,19 +295,12 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
   Key largest = a_count > 0 ? a[a_count - 1] : b[b_count - 1];
   if (a_count > 0 && b_count > 0 && cmp(largest, b[b_count - 1])) largest = b[b_count - 1];
   if constexpr (detail::has_values<Value> || !detail::ties_are_identical<Key, Compare>::value) {
-    const std::int64_t a_low = partition_point(0, a_count, [&](std::int64_t i) { return !cmp(a[i], largest); });
-    const std::int64_t b_low = partition_point(0, b_count, [&](std::int64_t i) { return !cmp(b[i], largest); });
-    const std::int64_t a_ties = a_count - a_low, first_tie = a_low + b_low;
-    constexpr bool values = detail::has_values<Value>;  // else null: no arithmetic on it
-    if (a_ties > 0)
-      detail::merge_runs_copy<M>(a + a_low, values ? a_values + a_low : a_values, a_ties,
-                                 out + first_tie, values ? out_values + first_tie : out_values, storage);
-    if (b_count > b_low)
-      detail::merge_runs_copy<M>(b + b_low, values ? b_values + b_low : b_values, b_count - b_low,
-                                 out + first_tie + a_ties,
-                                 values ? out_values + first_tie + a_ties : out_values, storage);
-    a_count = a_low;
-    b_count = b_low;
+    const Key* const keys[2] = {a, b};
+    const Value* const values[2] = {a_values, b_values};
+    std::int64_t counts[2] = {a_count, b_count};
+    detail::merge_runs_set_aside_ties<M>(keys, values, counts, largest, out, out_values, cmp, storage);
+    a_count = counts[0];
+    b_count = counts[1];
   }
   const std::int64_t total = a_count + b_count;
   if (total <= 0) return;
