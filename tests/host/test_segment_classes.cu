@@ -163,7 +163,7 @@ std::size_t largest_usual_class_bytes() {
 }
 
 TEST_CASE("sort_segments: every class but the huge one fits a block of a 99 KB GPU", "[sort_segments]") {
-  // Until run 93 each class allocated the block network's validity flags, which sort_tile never
+  // Until run 95 each class allocated the block network's validity flags, which sort_tile never
   // uses: u32:u32 pairs took 103880 bytes in their large class, u64:u64 109064.
   CHECK(largest_usual_class_bytes<std::uint32_t, std::uint32_t>() <= opt_in_limit_of_99_kb_gpus);
   CHECK(largest_usual_class_bytes<float, std::uint32_t>() <= opt_in_limit_of_99_kb_gpus);

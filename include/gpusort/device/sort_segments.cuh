@@ -94,7 +94,7 @@ struct segment_class_storage {
 };
 
 // The bytes that pick a class's shape: its storage with the block network's validity flags,
-// which block::sort_tile never used but allocated until run 93. Every shape, and
+// which block::sort_tile never used but allocated until run 95. Every shape, and
 // deterministic_sample's tiles (its largest class's), was tuned under that count; counted
 // without the flags, 8- and 16-byte keys would take twice the items a thread (run 52 measured
 // that for u64: deterministic_sample 4-29 % slower with its 16K tile). The allocation is the
