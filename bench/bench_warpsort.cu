@@ -13,8 +13,8 @@
 //                  u64, u32:u32, 16-byte keys): the defaults per item size come from it.
 //   steps/...      Fig. 14: the sort stopped after step k = 1..4 (step k's own time is the
 //                  difference of neighbours); u32 keys and u32:u32 pairs, 2^20/2^24/2^28.
-//   dist/...       the full sort over every distribution at 2^24 (sorted and reverse sorted
-//                  must stay within 1.3x of uniform: step 4 is balanced by output).
+//   dist/...       the full sort over every distribution at 2^24 and 2^26 (sorted and reverse
+//                  sorted must stay within 1.3x of uniform: step 4 is balanced by output).
 // CUB radix and merge sorts run on each size and item type. A run stopped early is checked
 // for order within the segments it has sorted (runs after step 1, after steps 2-3).
 // Filter with --benchmark_filter, e.g. 'steps/u32:u32'.
@@ -178,9 +178,11 @@ int main(int argc, char** argv) {
       }
     }
     for (distribution d : gpusort_test::all_distributions) {
-      add<std::uint32_t, void>("dist/warpsort", std::int64_t(1) << 24, d, default_variant{});
-      add<std::uint32_t, std::uint32_t>("dist/warpsort", std::int64_t(1) << 24, d,
-                                        default_variant{});
+      // 2^26: four-way step-2 passes (four_way_from).
+      for (std::int64_t n : {std::int64_t(1) << 24, std::int64_t(1) << 26}) {
+        add<std::uint32_t, void>("dist/warpsort", n, d, default_variant{});
+        add<std::uint32_t, std::uint32_t>("dist/warpsort", n, d, default_variant{});
+      }
       if (d != distribution::uniform)  // uniform's baselines are registered above
         cub_baseline::register_baselines<std::uint32_t, void, gpusort::less>(std::int64_t(1) << 24, d);
     }

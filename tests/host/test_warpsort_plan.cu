@@ -74,9 +74,10 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
     }
   }
   // Four runs a pass: u32:u32 at 2^24 (2048 runs of 8K) in 5 passes instead of 9, then one
-  // step-4 level instead of two. The policy merges four a pass for items of 5 to 8 bytes from
-  // four_way_from items.
+  // step-4 level instead of two. The policy merges four a pass for items of 4 to 8 bytes from
+  // 256 MiB of items (four_way_from).
   using pair_tuning = warpsort_tuning<std::uint32_t, std::uint32_t>;
+  using key_tuning = warpsort_tuning<std::uint32_t, no_value>;
   const warpsort_shape<std::uint32_t, std::uint32_t> two(std::int64_t(1) << 24, false), four(std::int64_t(1) << 24, true);
   REQUIRE(two.step2_passes == 9);
   REQUIRE(two.levels == 2);
@@ -84,11 +85,17 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   REQUIRE(four.levels == 1);
   STATIC_REQUIRE(pair_tuning::four_way_passes);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::four_way_passes);
-  STATIC_REQUIRE(!warpsort_tuning<std::uint32_t, no_value>::four_way_passes);
+  STATIC_REQUIRE(key_tuning::four_way_passes);
+  STATIC_REQUIRE(!warpsort_tuning<std::uint16_t, no_value>::four_way_passes);
   STATIC_REQUIRE(!warpsort_tuning<std::uint64_t, std::uint64_t>::four_way_passes);
+  STATIC_REQUIRE(pair_tuning::four_way_from == std::int64_t(1) << 25);
+  STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::four_way_from == std::int64_t(1) << 25);
+  STATIC_REQUIRE(key_tuning::four_way_from == std::int64_t(1) << 26);
   REQUIRE(warpsort_shape<std::uint32_t, std::uint32_t>(pair_tuning::four_way_from - 1).step2_ways == 2);
   REQUIRE(warpsort_shape<std::uint32_t, std::uint32_t>(pair_tuning::four_way_from).step2_ways == 4);
-  REQUIRE(warpsort_shape<std::uint32_t, no_value>(std::int64_t(1) << 28).step2_ways == 2);
+  REQUIRE(warpsort_shape<std::uint32_t, no_value>(key_tuning::four_way_from - 1).step2_ways == 2);
+  REQUIRE(warpsort_shape<std::uint32_t, no_value>(key_tuning::four_way_from).step2_ways == 4);
+  REQUIRE(warpsort_shape<std::uint16_t, no_value>(std::int64_t(1) << 28).step2_ways == 2);
   STATIC_REQUIRE(warpsort_tuning<std::uint32_t, no_value>::chunk >= 128);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, std::uint64_t>::chunk >= 128);
   // Step 1 merges 4 chunks per warp for the common item sizes (16 KB buffers), then the

@@ -56,7 +56,9 @@ struct four_run_groups : four_run_tile_length<TILE> {
     std::int64_t run_begin[4], run_count[4];
   };
 
-  __host__ __device__ four_run_groups(std::int64_t run_, std::int64_t n_) : run(run_), n(n_) {}
+  __host__ __device__ four_run_groups(std::int64_t run_, std::int64_t n_) : run(run_), n(n_) {
+    static_assert(TILE > 0, "a tile length set at run time is the first of three arguments");
+  }
   __host__ __device__ four_run_groups(std::int64_t tile_, std::int64_t run_, std::int64_t n_)
       : four_run_tile_length<TILE>{tile_}, run(run_), n(n_) {}
 

@@ -88,15 +88,19 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   static constexpr int four_way_warps_per_block = static_cast<int>(
       std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_four_runs_storage<Key, Value, M>)));
   // Step 2 merges four runs a pass (warp::merge_four_runs: two levels of pairwise buffer
-  // merges in one pass over device memory) for items of 5 to 8 bytes from four_way_from items.
-  // A four-way pass first waits for its co-ranks (four_way_select: a chain of dependent steps,
-  // 50-80 us whatever n, bench/RESULTS.md run 87), which long passes hide and short ones do
-  // not. Measured against two-way passes (run 96, H200, pw: whole sorts, ms): u32:u32 2^28
-  // 26.6 -> 24.75, u64 2^28 26.3-27.7 -> 24.9, u32 2^28 12.02 -> 11.98 (t = 1024: 222
-  // registers, 9 warps an SM); at 2^24 u32:u32 1.555 -> 1.707, u64 1.535 -> 1.84, u32 0.750 ->
-  // 0.897.
-  static constexpr bool four_way_passes = item_bytes > 4 && item_bytes <= 8;
-  static constexpr std::int64_t four_way_from = std::int64_t(1) << 27;
+  // merges in one pass over device memory) for items of 4 to 8 bytes from 256 MiB of items
+  // (four_way_from). A four-way pass first waits for its co-ranks (four_way_select: a chain of
+  // dependent steps, 50-80 us whatever n, bench/RESULTS.md run 87), which long passes hide and
+  // short ones do not, and its kernel holds fewer warps (u32:u32 at t = 256: 138 registers
+  // against 96). Whole sorts, two-way against four-way passes (bench_warpsort's ways study,
+  // H100, run 96, ms): u32 2^25 1.614 / 1.617, 2^26 3.31 / 3.14, 2^28 13.74 / 12.23 (t =
+  // 1024: 222 registers); u64 2^24 1.680 / 1.845, 2^25 3.43 / 3.29; u32:u32 2^24 1.745 /
+  // 1.740, 2^25 3.49 / 3.20, 2^28 31.19 / 25.68. So they pay from 256 MiB of items, 2^25
+  // 8-byte items and 2^26 4-byte ones. (H200, run 96: at 2^24 10-20 % slower, u32 at 2^28 3 %
+  // faster.) Smaller items keep two-way passes: unmeasured.
+  static constexpr bool four_way_passes = item_bytes >= 4 && item_bytes <= 8;
+  static constexpr std::int64_t four_way_from =
+      ((std::int64_t(1) << 28) + static_cast<std::int64_t>(item_bytes) - 1) / static_cast<std::int64_t>(item_bytes);
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
   // amortise its range's two merge-path searches, but leave fewer warps to a pass: by

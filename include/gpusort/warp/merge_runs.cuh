@@ -318,14 +318,7 @@ __device__ __forceinline__ void merge_runs(const Key* a, const Value* a_values, 
     return a_left && (!b_left || !cmp(b_max, a_max));
   };
   bool take_a = next_from_a();  // one_ahead: the run of the block loaded ahead
-  // Blocks are loaded ahead, to arrive while a network runs: the next one of each run, or,
-  // where a block takes 16 registers a lane or more, only the one fetched next (known once
-  // the block before it is fetched), in next_a. Measured with one ahead for every size
-  // (bench/RESULTS.md run 33, H100 and H200): 16-byte keys at t = 256 2.2-2.4 % faster at
-  // 2^24, 16-byte keys with u32 values 5 %, u32 keys at t = 1024 (128 registers instead of
-  // 145: four blocks an SM instead of three) 0.4-1.6 % at 2^27-2^28; smaller blocks 0.2-2.8 %
-  // slower (u32 keys at t = 512, pairs at t = 256), their second block in flight worth more.
-  constexpr bool one_ahead = M / 2 * (bitonic_buffer_words<Key> + bitonic_buffer_words<Value>) >= 16;
+  constexpr bool one_ahead = detail::run_pair_merge<M, Key, Value>::one_ahead;
   if constexpr (one_ahead) {
     if (take_a) detail::merge_runs_load<M>(a, a_values, a_count, a_next, largest, next_a);
     else detail::merge_runs_load<M>(b, b_values, b_count, b_next, largest, next_a);
