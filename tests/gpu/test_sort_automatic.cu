@@ -1,7 +1,7 @@
 // policy::automatic through the public entry points: the sorts it dispatches to on both
 // sides of its policy switch, stability where its choice promises it, and a sort (merge and
-// automatic) captured in a CUDA graph. (A file apart from test_sort_merge.cu because it
-// instantiates every policy: the two compile in parallel.)
+// automatic) captured in a CUDA graph. (A file apart from test_sort_merge.cu because it also
+// instantiates the randomized sort: the two compile in parallel.)
 #include "common/staged_sort.cuh"
 #include "sort_cases.cuh"
 
@@ -35,22 +35,17 @@ bool sort_on_own_stream(const Policy& policy, std::int64_t n) {
   return staged.sorted_like_host();
 }
 
-// Just below and above the sizes from which 4- and 8-byte keys without values go to warpsort
-// and to the randomized sort: every side sorted, on inputs that stress each policy
-// differently.
-TEST_CASE("automatic: 4- and 8-byte keys on both sides of its policy switches",
+// Just below and above the sizes from which 4- and 8-byte keys without values go to the
+// randomized sort: both sides sorted, on inputs that stress each policy differently.
+TEST_CASE("automatic: 4- and 8-byte keys on both sides of its policy switch",
           "[merge][automatic][large]") {
   using gpusort::detail::automatic_randomized_from;
-  using gpusort::detail::automatic_warpsort_from;
   const gpusort::policy::automatic automatic{};
-  const bool to_randomized = GENERATE(false, true);
   const auto dist = GENERATE(distribution::uniform, distribution::all_equal, distribution::sorted,
                              distribution::few_distinct_2);
   const std::int64_t past = GENERATE(std::int64_t(-1), std::int64_t(3));
-  const std::int64_t n32 = (to_randomized ? automatic_randomized_from<std::uint32_t, no_value>()
-                                          : automatic_warpsort_from<std::uint32_t, no_value>()) + past;
-  const std::int64_t n64 = (to_randomized ? automatic_randomized_from<std::uint64_t, no_value>()
-                                          : automatic_warpsort_from<std::uint64_t, no_value>()) + past;
+  const std::int64_t n32 = automatic_randomized_from<std::uint32_t, no_value>() + past;
+  const std::int64_t n64 = automatic_randomized_from<std::uint64_t, no_value>() + past;
   check_sort<gpusort::policy::automatic, std::uint32_t, no_value>(automatic, {dist, n32},
                                                                   gpusort::less{}, false);
   check_sort<gpusort::policy::automatic, float, no_value>(automatic, {dist, n32, true},

@@ -113,36 +113,27 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     return algorithm<policy::randomized_sample>::temp_storage_bytes<decltype(key), no_value>(
         policy::randomized_sample{}, n);
   };
-  const auto warpsort_bytes = [](auto key, std::int64_t n) {
-    return algorithm<policy::warpsort>::temp_storage_bytes<decltype(key), no_value>(
-        policy::warpsort{}, n);
-  };
-  // Keys of 1, 2, 4 and 8 bytes without values may go to warpsort from `warpsort_from` items
-  // on (0: never) and to the randomized sort from `randomized_from`; the size query cannot see
-  // the comparator, so there it must cover merge and that policy.
-  const auto check_keys = [&](auto key, std::int64_t warpsort_from, std::int64_t randomized_from) {
+  // Keys of 1, 2, 4 and 8 bytes without values may go to the randomized sort from
+  // `randomized_from` items on; the size query cannot see the comparator, so there it must
+  // cover merge and the randomized sort.
+  const auto check_keys = [&](auto key, std::int64_t randomized_from) {
     using Key = decltype(key);
-    CAPTURE(sizeof(key), warpsort_from, randomized_from);
-    REQUIRE(warpsort_from == gpusort::detail::automatic_warpsort_from<Key, no_value>());
+    CAPTURE(sizeof(key), randomized_from);
     REQUIRE(randomized_from == gpusort::detail::automatic_randomized_from<Key, no_value>());
-    REQUIRE(warpsort_from < randomized_from);
-    for (std::int64_t n : {std::int64_t(1025), warpsort_from - 1, warpsort_from, warpsort_from + 7,
-                           randomized_from - 1, randomized_from, 3 * randomized_from + 5}) {
-      if (n < 1) continue;  // warpsort_from - 1 and warpsort_from where it is 0
+    for (std::int64_t n : {std::int64_t(1025), std::int64_t(1) << 22, randomized_from - 1,
+                           randomized_from, 3 * randomized_from + 5}) {
       CAPTURE(n);
       std::size_t bytes = 0;
       REQUIRE(gpusort::sort_keys(policy::automatic{}, nullptr, bytes, &key, n) == cudaSuccess);
       const std::size_t merge_only = merge_bytes(key, no_value{}, n);
-      const std::size_t other = n >= randomized_from                  ? randomized_bytes(key, n)
-                                : warpsort_from > 0 && n >= warpsort_from ? warpsort_bytes(key, n)
-                                                                          : 0;
+      const std::size_t other = n >= randomized_from ? randomized_bytes(key, n) : 0;
       CHECK(bytes == gpusort::detail::temp_bytes_from_any_start(std::max(merge_only, other)));
     }
   };
-  check_keys(std::uint8_t{}, 0, 5 * (std::int64_t(1) << 20));
-  check_keys(std::uint16_t{}, 0, 10 * (std::int64_t(1) << 20));
-  check_keys(std::uint32_t{}, std::int64_t(1) << 22, 10 * (std::int64_t(1) << 20));
-  check_keys(std::uint64_t{}, std::int64_t(1) << 22, 5 * (std::int64_t(1) << 20));
+  check_keys(std::uint8_t{}, 5 * (std::int64_t(1) << 20));
+  check_keys(std::uint16_t{}, 10 * (std::int64_t(1) << 20));
+  check_keys(std::uint32_t{}, 10 * (std::int64_t(1) << 20));
+  check_keys(std::uint64_t{}, 5 * (std::int64_t(1) << 20));
   // Pairs, and keys of other sizes, are always merge's.
   for (std::int64_t n : {std::int64_t(1025), (std::int64_t(1) << 26) + 3}) {
     CAPTURE(n);
@@ -156,7 +147,6 @@ TEST_CASE("automatic asks for the storage of every policy it may pick", "[entry]
     REQUIRE(gpusort::detail::automatic_randomized_from<std::uint16_t, std::uint32_t>() == 0);
     struct three_bytes { unsigned char b[3]; };
     REQUIRE(gpusort::detail::automatic_randomized_from<three_bytes, no_value>() == 0);
-    REQUIRE(gpusort::detail::automatic_warpsort_from<std::uint64_t, std::uint32_t>() == 0);
   }
 }
 

@@ -2,35 +2,31 @@
 //
 // Keys without values whose ties are identical (ties_are_identical: equal keys are the same
 // bits, so no sort can be told from a stable one) of 1, 2, 4 and 8 bytes go to the policy
-// measured fastest at their size: merge up to warpsort_from, warpsort up to randomized_from,
-// randomized_sample from there. Everything else (pairs, keys whose ties may differ in bits,
-// other key sizes) goes to merge, so automatic stays stable as merge is. (Floats under
-// total_less, and float, __half and __nv_bfloat16 keys alone under less and greater with
-// their zeros' input order recorded, arrive here as their order words,
-// detail/total_order_words.cuh.) The size query
-// cannot see the comparator, so for those keys it asks for the larger of merge's and the
-// other choice's temp storage at n.
+// measured fastest at their size: merge up to randomized_from, randomized_sample from there.
+// Everything else (pairs, keys whose ties may differ in bits, other key sizes) goes to merge,
+// so automatic stays stable as merge is. (Floats under total_less, and float, __half and
+// __nv_bfloat16 keys alone under less and greater with their zeros' input order recorded,
+// arrive here as their order words, detail/total_order_words.cuh.) The size query cannot see
+// the comparator, so for those keys it asks for the larger of merge's and randomized_sample's
+// temp storage at n.
 //
-// The sizes come from bench_sort (bench/RESULTS.md run 44, H100, one process with CUB;
-// uniform keys, median ms, merge / warpsort / randomized_sample), which replaced runs 17
-// and 19's (merge then led everywhere below the randomized sort's switch; warpsort has since
-// become 15-45 % faster from 2^20 to 2^24, run 29, and run 44 retuned its buffer width).
-// n in units of 2^20:
-//   u32  2.5  0.177 / 0.197 / 0.329     4  0.254 / 0.228 / 0.376     8  0.458 / 0.426 / 0.508
-//        10   0.621 / 0.559 / 0.524    16  0.966 / 0.830 / 0.716
-//   u64  3.5  0.408 / 0.415 / 0.532     4  0.471 / 0.435 / 0.548     5  0.611 / 0.557 / 0.548
-//        7    0.829 / 0.768 / 0.670     8  0.882 / 0.849 / 0.738
-// 1- and 2-byte keys (H200, bench/RESULTS.md run 53, ms, merge / warpsort / randomized_sample;
-// warpsort leads merge by at most 5 % at no size, so it is not taken):
+// The sizes come from bench_sort (bench/RESULTS.md run 97, H100, one process with CUB;
+// uniform keys, median ms, merge / warpsort / randomized_sample; n in units of 2^20):
+//   u32  2.5  0.147 / 0.197 / 0.319     4  0.189 / 0.228 / 0.361     5  0.237 / 0.320 / 0.404
+//        6    0.337 / 0.339 / 0.431     7  0.402 / 0.405 / 0.468     8  0.417 / 0.428 / 0.506
+//        10   0.544 / 0.561 / 0.520    12  0.668 / 0.626 / 0.590
+//   u64  3.5  0.365 / 0.415 / 0.506     4  0.424 / 0.441 / 0.536     5  0.578 / 0.559 / 0.540
+//        8    0.834 / 0.854 / 0.717
+// Merge is as fast as warpsort or faster wherever the randomized sort is not the fastest, so
+// automatic no longer takes warpsort (it did from 2^22 after run 44, when warpsort led merge
+// there by 10 %: u32 at 2^22 0.254 / 0.228; merge's four-way passes and tiles have since
+// gained more). 1- and 2-byte keys (H200, bench/RESULTS.md run 53, ms, merge / warpsort /
+// randomized_sample):
 //   u16  8    0.436 / 0.442 / 0.521    10  0.569 / 0.571 / 0.541    16  0.883 / 0.840 / 0.737
 //        32   1.808 / 1.663 / 1.269
 //   u8   4    0.240 / 0.262 / 0.275     5  0.298 / 0.366 / 0.256    16  0.767 / 0.830 / 0.372
-// Between 2^21 and 2^24 automatic is within 1.03x of the fastest of the four at every size
-// measured (powers of two and 5/4, 3/2, 7/4 of each; warpsort leads merge by 2 % at 3/2
-// and 7/4 of 2^21 for u32, within the noise, so the switch stays at 2^22). At 2^24
-// randomized_sample is also twice as fast as merge on all-equal and few-distinct keys (its
-// equality buckets) and at least as fast on every other distribution; warpsort is within 5 %
-// of its uniform time on all of them and faster than merge on each.
+// At 2^24 randomized_sample is also twice as fast as merge on all-equal and few-distinct keys
+// (its equality buckets) and at least as fast on every other distribution.
 #pragma once
 
 #include <gpusort/detail/algorithm.cuh>
@@ -38,7 +34,6 @@
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/randomized_sample_sort.cuh>
 #include <gpusort/detail/ranked.cuh>
-#include <gpusort/detail/warpsort.cuh>
 #include <gpusort/policy.cuh>
 
 #include <algorithm>
@@ -46,15 +41,6 @@
 
 namespace gpusort {
 namespace detail {
-
-// From this many items on, keys of this size without values go to warpsort where their ties
-// are identical, up to automatic_randomized_from; 0: never.
-template <class Key, class Value>
-constexpr std::int64_t automatic_warpsort_from() {
-  if constexpr (has_values<Value>) return 0;
-  else if constexpr (sizeof(Key) == 4 || sizeof(Key) == 8) return std::int64_t(1) << 22;
-  else return 0;
-}
 
 // From this many items on, keys of this size without values go to the randomized sample
 // sort where their ties are identical; 0: never.
@@ -71,7 +57,6 @@ struct algorithm<policy::automatic> {
   static constexpr bool implemented = true;
   static constexpr bool stable = true;
   using merge = algorithm<policy::merge>;
-  using warpsort = algorithm<policy::warpsort>;
   using randomized = algorithm<policy::randomized_sample>;
 
   template <class Key, class Value>
@@ -81,17 +66,8 @@ struct algorithm<policy::automatic> {
   }
 
   template <class Key, class Value>
-  static constexpr bool may_warpsort(std::int64_t n) {
-    constexpr std::int64_t from = automatic_warpsort_from<Key, Value>();
-    return from > 0 && n >= from && !may_randomize<Key, Value>(n);
-  }
-
-  template <class Key, class Value>
   static cudaError_t check_policy(const policy::automatic&) {
     if (cudaError_t e = merge::check_policy<Key, Value>(policy::merge{})) return e;
-    if constexpr (automatic_warpsort_from<Key, Value>() > 0) {
-      if (cudaError_t e = warpsort::check_policy<Key, Value>(policy::warpsort{})) return e;
-    }
     if constexpr (automatic_randomized_from<Key, Value>() > 0)
       return randomized::check_policy<Key, Value>(policy::randomized_sample{});
     return cudaSuccess;
@@ -103,8 +79,6 @@ struct algorithm<policy::automatic> {
     if (may_randomize<Key, Value>(n))
       return std::max(merge_bytes,
                       randomized::temp_storage_bytes<Key, Value>(policy::randomized_sample{}, n));
-    if (may_warpsort<Key, Value>(n))
-      return std::max(merge_bytes, warpsort::temp_storage_bytes<Key, Value>(policy::warpsort{}, n));
     return merge_bytes;
   }
 
@@ -117,10 +91,6 @@ struct algorithm<policy::automatic> {
       if constexpr (automatic_randomized_from<Key, Value>() > 0) {
         if (may_randomize<Key, Value>(n))
           return randomized::sort(policy::randomized_sample{}, temp, keys, values, n, cmp, stream);
-      }
-      if constexpr (automatic_warpsort_from<Key, Value>() > 0) {
-        if (may_warpsort<Key, Value>(n))
-          return warpsort::sort(policy::warpsort{}, temp, keys, values, n, cmp, stream);
       }
     }
     return merge::sort(policy::merge{}, temp, keys, values, n, cmp, stream);
