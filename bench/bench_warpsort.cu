@@ -147,8 +147,8 @@ int main(int argc, char** argv) {
       cub_baseline::register_baselines<gpusort_test::key16, void, gpusort_test::key16_less>(
           n16, distribution::uniform);
     }
-    // t between the sizes above, where the tuned t doubles and where policy::automatic takes
-    // warpsort for keys (detail/automatic.cuh): 1, 5/4, 3/2 and 7/4 of 2^20 to 2^23.
+    // t between the sizes above, where the tuned t doubles: 1, 5/4, 3/2 and 7/4 of 2^20 to
+    // 2^23.
     for (int e : {20, 21, 22, 23}) {
       for (int quarters : {4, 5, 6, 7}) {
         if (e == 20 && quarters == 4) continue;  // 2^20: registered above
