@@ -197,14 +197,14 @@ TEST_CASE("merge: the zeros' signs recorded and restored, under the sanitizers",
   check_zeros_keep_input_order<float>(4096 * 3 + 5, only_zeros, gpusort::less{}, true);
 }
 
-// The four-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each
-// group of four merged on the GPU, against the host's stable merge of the group. Runs that
-// are not multiples of a tile, and a last group of one to four runs, the last one short.
+// The multi-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each
+// group of WAYS merged on the GPU, against the host's stable merge of the group. Runs that
+// are not multiples of a tile, and a last group of one to WAYS runs, the last one short.
 // Value no_value merges keys only (the kernels of keys-only sorts, in their own tiles); then
 // the input positions that the host carries only order the reference.
-template <class Key, class Value, class Compare>
-void check_four_way_pass(distribution dist, std::int64_t run, std::int64_t n, Compare cmp) {
-  INFO("distribution " << name(dist) << ", run " << run << ", n " << n);
+template <int WAYS, class Key, class Value, class Compare>
+void check_multiway_pass(distribution dist, std::int64_t run, std::int64_t n, Compare cmp) {
+  INFO("distribution " << name(dist) << ", ways " << WAYS << ", run " << run << ", n " << n);
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
   using position = std::uint32_t;
   using tuning = gpusort::detail::four_way_tuning<Key, Value>;
@@ -219,8 +219,8 @@ void check_four_way_pass(distribution dist, std::int64_t run, std::int64_t n, Co
     std::stable_sort(items.begin() + start, items.begin() + std::min(start + run, n), by_key);
   std::vector<position> values(n);
   for (std::int64_t i = 0; i < n; ++i) std::tie(keys[i], values[i]) = items[i];
-  for (std::int64_t start = 0; start < n; start += 4 * run)
-    std::stable_sort(items.begin() + start, items.begin() + std::min(start + 4 * run, n), by_key);
+  for (std::int64_t start = 0; start < n; start += WAYS * run)
+    std::stable_sort(items.begin() + start, items.begin() + std::min(start + WAYS * run, n), by_key);
 
   device_buffer<Key> d_keys(keys), d_keys_out(n);
   device_buffer<position> d_values(pairs ? values : std::vector<position>()),
@@ -229,9 +229,9 @@ void check_four_way_pass(distribution dist, std::int64_t run, std::int64_t n, Co
   const auto as_values = [](position* p) {
     if constexpr (pairs) return p; else return static_cast<no_value*>(nullptr);
   };
-  device_buffer<gpusort::thread::four_way_split> splits(
-      gpusort::detail::four_way_tiles<tuning::threads, tuning::items>(run, n));
-  REQUIRE(gpusort::detail::launch_four_way_pass<tuning::threads, tuning::items, ranked>(
+  device_buffer<gpusort::thread::multiway_split<WAYS>> splits(
+      gpusort::detail::multiway_tiles<WAYS, tuning::threads, tuning::items>(run, n));
+  REQUIRE(gpusort::detail::launch_multiway_pass<WAYS, tuning::threads, tuning::items, ranked>(
               d_keys.data(), as_values(d_values.data()), d_keys_out.data(),
               as_values(d_values_out.data()), run, n, splits.data(), cmp, 0) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -244,13 +244,17 @@ void check_four_way_pass(distribution dist, std::int64_t run, std::int64_t n, Co
   REQUIRE(mismatches == 0);
 }
 
+// Eight-way passes where the sorts take them (keys of up to 8 bytes, merge_eight_way).
 template <class Key, class Value, class Compare>
 void check_four_way_pass_shapes(distribution dist, std::int64_t run, Compare cmp) {
   for (const std::int64_t n : {8 * run + 1234, 11 * run + 17, 4 * run, 3 * run - 1})
-    check_four_way_pass<Key, Value>(dist, run, n, cmp);
+    check_multiway_pass<4, Key, Value>(dist, run, n, cmp);
+  if constexpr (gpusort::detail::merges_eight_way<Key>)
+    for (const std::int64_t n : {16 * run + 1234, 21 * run + 17, 8 * run, 7 * run - 1, 3 * run + 5})
+      check_multiway_pass<8, Key, Value>(dist, run, n, cmp);
 }
 
-TEST_CASE("merge: a four-way pass merges each group of four runs stably", "[merge]") {
+TEST_CASE("merge: a four- and an eight-way pass merge each group of runs stably", "[merge]") {
   const auto dist = GENERATE(distribution::uniform, distribution::few_distinct_2,
                              distribution::sorted, distribution::reverse_sorted);
   const std::int64_t run = GENERATE(std::int64_t(1000), std::int64_t(4096), std::int64_t(5003));
@@ -260,20 +264,24 @@ TEST_CASE("merge: a four-way pass merges each group of four runs stably", "[merg
   check_four_way_pass_shapes<key16, std::uint32_t>(dist, run, key16_less{});
   check_four_way_pass_shapes<std::uint32_t, no_value>(dist, run, gpusort::less{});
   check_four_way_pass_shapes<std::uint16_t, no_value>(dist, run, gpusort::less{});
-  // Floats under total_less take four_way_select's one-word items, through their order words.
+  // Floats under total_less take multiway_select's one-word items, through their order words.
   check_four_way_pass_shapes<float, std::uint32_t>(dist, run, gpusort::total_less{});
   check_four_way_pass_shapes<float, no_value>(dist, run, gpusort::total_less{});
 }
 
 // Pairs, and keys only in the tiles of keys-only sorts (u32 256 x 32, u16 512 x 32).
-TEST_CASE("merge: a four-way pass under the sanitizers", "[merge][sanitize]") {
+TEST_CASE("merge: four- and eight-way passes under the sanitizers", "[merge][sanitize]") {
   using u32 = std::uint32_t;
-  check_four_way_pass<u32, u32>(distribution::few_distinct_17, 1000, 11 * 1000 + 17, gpusort::less{});
-  check_four_way_pass<u32, u32>(distribution::uniform, 4096, 8 * 4096 + 1234, gpusort::less{});
-  check_four_way_pass<key16, u32>(distribution::few_distinct_2, 1000, 8 * 1000 + 1234, key16_less{});
-  check_four_way_pass<u32, no_value>(distribution::uniform, 9000, 11 * 9000 + 17, gpusort::less{});
-  check_four_way_pass<std::uint16_t, no_value>(distribution::few_distinct_17, 17000, 8 * 17000 + 1234,
-                                               gpusort::less{});
+  check_multiway_pass<4, u32, u32>(distribution::few_distinct_17, 1000, 11 * 1000 + 17, gpusort::less{});
+  check_multiway_pass<4, u32, u32>(distribution::uniform, 4096, 8 * 4096 + 1234, gpusort::less{});
+  check_multiway_pass<4, key16, u32>(distribution::few_distinct_2, 1000, 8 * 1000 + 1234, key16_less{});
+  check_multiway_pass<4, u32, no_value>(distribution::uniform, 9000, 11 * 9000 + 17, gpusort::less{});
+  check_multiway_pass<4, std::uint16_t, no_value>(distribution::few_distinct_17, 17000,
+                                                  8 * 17000 + 1234, gpusort::less{});
+  check_multiway_pass<8, u32, u32>(distribution::few_distinct_17, 1000, 19 * 1000 + 17, gpusort::less{});
+  check_multiway_pass<8, u32, no_value>(distribution::uniform, 9000, 16 * 9000 + 1234, gpusort::less{});
+  check_multiway_pass<8, std::uint64_t, no_value>(distribution::uniform, 5003, 13 * 5003 + 17,
+                                                  gpusort::less{});
 }
 
 // From merge_four_way_from_bytes of items the passes merge four runs at once: whole sorts

@@ -7,7 +7,7 @@
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/thread/compare_exchange.cuh>
 #include <gpusort/thread/four_way_merge_path.cuh>
-#include <gpusort/thread/four_way_select.cuh>
+#include <gpusort/thread/multiway_select.cuh>
 #include <gpusort/thread/merge_path.cuh>
 #include <gpusort/thread/pivot_select.cuh>
 #include <gpusort/thread/serial_merge.cuh>
@@ -173,38 +173,46 @@ void check_serial_merge_stretches(Compare cmp, std::uint32_t seed) {
   });
 }
 
-// The stable merge of four runs is merge(merge(r0, r1), merge(r2, r3)); at every diagonal,
-// a four-way split must count for each run the items of it that this merge puts before the
-// diagonal: search(starts, counts, d), and between(starts, counts, d, low, high) started from
-// the splits of a diagonal before and one after it (unless between is nullptr: a search
-// without a bounded form).
-template <class Compare, class Search, class Between>
-void check_four_way_splits_all_diagonals(Compare cmp, std::uint32_t seed, Search search,
+// The stable merge of runs [first, last) (a power of two of them): the tree of pairwise
+// merges of neighbouring runs, for four merge(merge(r0, r1), merge(r2, r3)).
+template <class Compare>
+std::vector<tagged> stable_tree_merge(const std::vector<tagged>* runs, int first, int last, Compare cmp) {
+  if (last - first == 1) return runs[first];
+  const int middle = (first + last) / 2;
+  return stable_merge(stable_tree_merge(runs, first, middle, cmp),
+                      stable_tree_merge(runs, middle, last, cmp), cmp);
+}
+
+// At every diagonal, a split of WAYS runs must count for each run the items of it that their
+// stable tree merge puts before the diagonal: search(starts, counts, d), and between(starts,
+// counts, d, low, high) started from the splits of a diagonal before and one after it (unless
+// between is nullptr: a search without a bounded form).
+template <int WAYS = 4, class Compare, class Search, class Between>
+void check_multiway_splits_all_diagonals(Compare cmp, std::uint32_t seed, Search search,
                                          Between between) {
   std::mt19937 rng(seed);
   const int lengths[] = {0, 1, 3, 8, 17, 33};
   for (shape s : all_shapes) {
     for (int trial = 0; trial < 40; ++trial) {
-      std::vector<tagged> runs[4];
-      std::int64_t counts[4];
-      const tagged* starts[4];
-      for (int j = 0; j < 4; ++j) {
+      std::vector<tagged> runs[WAYS];
+      std::int64_t counts[WAYS];
+      const tagged* starts[WAYS];
+      for (int j = 0; j < WAYS; ++j) {
         runs[j] = make_run(j, lengths[rng() % 6], s, rng, cmp);
         counts[j] = static_cast<std::int64_t>(runs[j].size());
         starts[j] = runs[j].data();
       }
-      const auto merged = stable_merge(stable_merge(runs[0], runs[1], cmp),
-                                       stable_merge(runs[2], runs[3], cmp), cmp);
+      const auto merged = stable_tree_merge(runs, 0, WAYS, cmp);
       const std::int64_t total = static_cast<std::int64_t>(merged.size());
-      std::vector<gpusort::thread::four_way_split> expected(total + 1, {{0, 0, 0, 0}});
+      std::vector<gpusort::thread::multiway_split<WAYS>> expected(total + 1, {{}});
       for (std::int64_t d = 1; d <= total; ++d) {
         expected[d] = expected[d - 1];
         ++expected[d].taken[merged[d - 1].run];
       }
       for (std::int64_t d = 0; d <= total; ++d) {
-        CAPTURE(int(s), trial, counts[0], counts[1], counts[2], counts[3], d);
+        CAPTURE(int(s), trial, std::vector<std::int64_t>(counts, counts + WAYS), d);
         const auto split = search(starts, counts, d);
-        for (int j = 0; j < 4; ++j) REQUIRE(split.taken[j] == expected[d].taken[j]);
+        for (int j = 0; j < WAYS; ++j) REQUIRE(split.taken[j] == expected[d].taken[j]);
         if constexpr (!std::is_same_v<Between, std::nullptr_t>) {
           const std::int64_t low = static_cast<std::int64_t>(rng() % (d + 1));
           const std::int64_t high = d + static_cast<std::int64_t>(rng() % (total - d + 1));
@@ -220,7 +228,7 @@ void check_four_way_splits_all_diagonals(Compare cmp, std::uint32_t seed, Search
 // PROBES: outer probes a step (1: a binary search; more: a (PROBES + 1)-ary one).
 template <int PROBES, class Compare>
 void check_four_way_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
-  check_four_way_splits_all_diagonals(
+  check_multiway_splits_all_diagonals(
       cmp, seed,
       [cmp](const auto& starts, const auto& counts, std::int64_t d) {
         return gpusort::thread::four_way_merge_path<PROBES>(starts, counts, d, cmp);
@@ -230,12 +238,12 @@ void check_four_way_merge_path_all_diagonals(Compare cmp, std::uint32_t seed) {
       });
 }
 
-template <class Compare>
-void check_four_way_select_all_diagonals(Compare cmp, std::uint32_t seed) {
-  check_four_way_splits_all_diagonals(
+template <int WAYS, class Compare>
+void check_multiway_select_all_diagonals(Compare cmp, std::uint32_t seed) {
+  check_multiway_splits_all_diagonals<WAYS>(
       cmp, seed,
       [cmp](const auto& starts, const auto& counts, std::int64_t d) {
-        return gpusort::thread::four_way_select(starts, counts, d, cmp);
+        return gpusort::thread::multiway_select(starts, counts, d, cmp);
       },
       nullptr);
 }
@@ -299,73 +307,86 @@ TEST_CASE("four_way_merge_path matches a stable four-way merge on every diagonal
   SECTION("ascending, seven probes") { check_four_way_merge_path_all_diagonals<7>(key_less{}, 8u); }
 }
 
-TEST_CASE("four_way_select matches a stable four-way merge on every diagonal",
+TEST_CASE("multiway_select matches a stable four- and eight-way merge on every diagonal",
           "[thread][merge_path]") {
-  SECTION("ascending") { check_four_way_select_all_diagonals(key_less{}, 9u); }
-  SECTION("descending") { check_four_way_select_all_diagonals(key_greater{}, 10u); }
+  SECTION("four, ascending") { check_multiway_select_all_diagonals<4>(key_less{}, 9u); }
+  SECTION("four, descending") { check_multiway_select_all_diagonals<4>(key_greater{}, 10u); }
+  SECTION("eight, ascending") { check_multiway_select_all_diagonals<8>(key_less{}, 16u); }
+  SECTION("eight, descending") { check_multiway_select_all_diagonals<8>(key_greater{}, 17u); }
 }
 
-// Keys with an order word take four_way_select's one-word items: the runs' keys alone, as Key,
-// under Compare, against the stable merge of the tagged runs under the matching TaggedCompare.
+// Keys with an order word take multiway_select's one-word items: the runs' keys alone, as Key,
+// under Compare, against the stable merge of the tagged runs under the matching TaggedCompare;
+// four runs and eight (the word's run field at its widest).
 template <class Key, class Compare, class TaggedCompare, class AsKey>
-void check_four_way_select_order_words(Compare cmp, TaggedCompare tagged_cmp, AsKey as_key,
+void check_multiway_select_order_words(Compare cmp, TaggedCompare tagged_cmp, AsKey as_key,
                                        std::uint32_t seed) {
   static_assert(gpusort::detail::order_word<Key, Compare>::exists, "the one-word items' path");
-  check_four_way_splits_all_diagonals(
-      tagged_cmp, seed,
-      [cmp, as_key](const auto& starts, const auto& counts, std::int64_t d) {
-        std::vector<Key> keys[4];
-        const Key* key_starts[4];
-        for (int j = 0; j < 4; ++j) {
-          for (std::int64_t i = 0; i < counts[j]; ++i) keys[j].push_back(as_key(starts[j][i].key));
-          key_starts[j] = keys[j].data();
-        }
-        return gpusort::thread::four_way_select(key_starts, counts, d, cmp);
-      },
-      nullptr);
+  const auto search = [cmp, as_key](const auto& starts, const auto& counts, std::int64_t d) {
+    constexpr int ways = sizeof(counts) / sizeof(counts[0]);
+    std::vector<Key> keys[ways];
+    const Key* key_starts[ways];
+    for (int j = 0; j < ways; ++j) {
+      for (std::int64_t i = 0; i < counts[j]; ++i) keys[j].push_back(as_key(starts[j][i].key));
+      key_starts[j] = keys[j].data();
+    }
+    return gpusort::thread::multiway_select(key_starts, counts, d, cmp);
+  };
+  check_multiway_splits_all_diagonals<4>(tagged_cmp, seed, search, nullptr);
+  check_multiway_splits_all_diagonals<8>(tagged_cmp, seed + 100, search, nullptr);
 }
 
-TEST_CASE("four_way_select of keys with an order word matches a stable four-way merge",
+TEST_CASE("multiway_select of keys with an order word matches a stable multi-way merge",
           "[thread][merge_path]") {
   const auto as_u32 = [](std::uint32_t k) { return k; };
   // Flipping the sign bit keeps the order of the unsigned keys.
   const auto as_i32 = [](std::uint32_t k) { return static_cast<std::int32_t>(k ^ 0x80000000u); };
   SECTION("u32, less") {
-    check_four_way_select_order_words<std::uint32_t>(gpusort::less{}, key_less{}, as_u32, 11u);
+    check_multiway_select_order_words<std::uint32_t>(gpusort::less{}, key_less{}, as_u32, 11u);
   }
   SECTION("u32, greater") {
-    check_four_way_select_order_words<std::uint32_t>(gpusort::greater{}, key_greater{}, as_u32, 12u);
+    check_multiway_select_order_words<std::uint32_t>(gpusort::greater{}, key_greater{}, as_u32, 12u);
   }
   SECTION("i32, less") {
-    check_four_way_select_order_words<std::int32_t>(gpusort::less{}, key_less{}, as_i32, 13u);
+    check_multiway_select_order_words<std::int32_t>(gpusort::less{}, key_less{}, as_i32, 13u);
   }
   SECTION("i32, greater") {
-    check_four_way_select_order_words<std::int32_t>(gpusort::greater{}, key_greater{}, as_i32, 14u);
+    check_multiway_select_order_words<std::int32_t>(gpusort::greater{}, key_greater{}, as_i32, 14u);
   }
   // Every 32-bit word is some float's total-order word (NaNs with payloads included), in order.
   const auto as_f32 = [](std::uint32_t k) {
     return gpusort::detail::order_word<float, gpusort::total_less>::decode(k);
   };
   SECTION("f32, total_less") {
-    check_four_way_select_order_words<float>(gpusort::total_less{}, key_less{}, as_f32, 15u);
+    check_multiway_select_order_words<float>(gpusort::total_less{}, key_less{}, as_f32, 15u);
   }
 }
 
-TEST_CASE("four_way_select uses 64-bit counts and reads at most 8 items a bit of the diagonal",
-          "[thread][merge_path]") {
-  // As for four_way_merge_path below: run j holds 4i + j. Each step reads the four candidates
-  // and one item an exchange, at most four: 8 reads a step, one step a bit of the diagonal.
+// As for four_way_merge_path below: run j of WAYS holds WAYS i + j. Each step reads a
+// candidate a run and one item an exchange, at most one a run: 2 WAYS reads a step, one step a
+// bit of the diagonal.
+template <int WAYS>
+void check_multiway_select_reads() {
   const std::int64_t count = std::int64_t(1) << 33;
-  const std::int64_t counts[4] = {count, count, count, count};
+  std::int64_t counts[WAYS];
+  for (int j = 0; j < WAYS; ++j) counts[j] = count;
   for (const std::int64_t d : {std::int64_t(0), std::int64_t(1), std::int64_t(5),
-                               (std::int64_t(1) << 34) + 2, 4 * count - 1, 4 * count}) {
-    CAPTURE(d);
+                               (std::int64_t(1) << 34) + 2, WAYS * count - 1, WAYS * count}) {
+    CAPTURE(WAYS, d);
     int reads = 0;
-    const counted_affine_range runs[4] = {{4, 0, &reads}, {4, 1, &reads}, {4, 2, &reads}, {4, 3, &reads}};
-    const auto split = gpusort::thread::four_way_select(runs, counts, d, gpusort::less{});
-    for (int j = 0; j < 4; ++j) REQUIRE(split.taken[j] == std::max<std::int64_t>(0, (d - j + 3) / 4));
-    REQUIRE(reads <= 8 * std::max(1, ceil_log2_plus_one(d)));
+    counted_affine_range runs[WAYS];
+    for (int j = 0; j < WAYS; ++j) runs[j] = {WAYS, j, &reads};
+    const auto split = gpusort::thread::multiway_select(runs, counts, d, gpusort::less{});
+    for (int j = 0; j < WAYS; ++j)
+      REQUIRE(split.taken[j] == std::max<std::int64_t>(0, (d - j + WAYS - 1) / WAYS));
+    REQUIRE(reads <= 2 * WAYS * std::max(1, ceil_log2_plus_one(d)));
   }
+}
+
+TEST_CASE("multiway_select uses 64-bit counts and reads at most 2 WAYS items a bit of the diagonal",
+          "[thread][merge_path]") {
+  check_multiway_select_reads<4>();
+  check_multiway_select_reads<8>();
 }
 
 TEST_CASE("merge_paths_between gives each search merge_path's co-rank", "[thread][merge_path]") {
@@ -438,7 +459,7 @@ TEST_CASE("four-way splits stay inside the runs under a comparator that is no or
                                                                               high, coin),
                               gpusort::thread::four_way_merge_path_between<3>(starts, counts, d, low,
                                                                               high, coin),
-                              gpusort::thread::four_way_select(starts, counts, d, coin)}) {
+                              gpusort::thread::multiway_select(starts, counts, d, coin)}) {
       std::int64_t sum = 0;
       for (int j = 0; j < 4; ++j) {
         REQUIRE((split.taken[j] >= 0 && split.taken[j] <= counts[j]));
@@ -446,6 +467,25 @@ TEST_CASE("four-way splits stay inside the runs under a comparator that is no or
       }
       REQUIRE(sum == d);
     }
+    // Eight runs: the first four again, and four more.
+    std::vector<tagged> more[4];
+    const tagged* starts8[8];
+    std::int64_t counts8[8];
+    for (int j = 0; j < 8; ++j) {
+      if (j >= 4) more[j - 4] = make_run(j, static_cast<int>(rng() % 40), shape::random_wide, rng, key_less{});
+      starts8[j] = j < 4 ? starts[j] : more[j - 4].data();
+      counts8[j] = j < 4 ? counts[j] : static_cast<std::int64_t>(more[j - 4].size());
+    }
+    std::int64_t total8 = 0;
+    for (const std::int64_t c : counts8) total8 += c;
+    const std::int64_t d8 = static_cast<std::int64_t>(rng() % (total8 + 1));
+    const auto split8 = gpusort::thread::multiway_select(starts8, counts8, d8, coin);
+    std::int64_t sum8 = 0;
+    for (int j = 0; j < 8; ++j) {
+      REQUIRE((split8.taken[j] >= 0 && split8.taken[j] <= counts8[j]));
+      sum8 += split8.taken[j];
+    }
+    REQUIRE(sum8 == d8);
   }
 }
 

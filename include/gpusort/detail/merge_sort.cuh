@@ -548,7 +548,8 @@ struct four_way_tuning {
   static constexpr int items = merge_tuning<Key, Value>::wide_merge_items;
   static constexpr int threads =
       merge_tuning<Key, Value>::template merge_fits<512, items> ? 512 : merge_tuning<Key, Value>::threads;
-  static constexpr int tile = (threads - 1) * items;
+  static constexpr int tile = multiway_tile<4, threads, items>;
+  static constexpr int eight_way_tile = multiway_tile<8, threads, items>;
 };
 
 // From this many bytes of items the passes merge four runs at once while there are more than
@@ -582,15 +583,22 @@ constexpr bool merges_four_way(std::int64_t n, int network_width) {
          merge_pass_items<Key, Value>(network_width, n) == four_way_tuning<Key, Value>::items;
 }
 
+// Keys whose multi-way passes merge eight runs at once while more than four are left: a third
+// of the two-way passes over memory instead of half. Their co-ranks are one selection over
+// eight runs (thread::multiway_select), whose items stay in registers for keys of up to 8 bytes.
+template <class Key>
+constexpr bool merges_eight_way = four_way_select_partition<Key> && sizeof(Key) <= 8;
+
 // The run length after one pass over n items from runs of `run`.
 template <class Key, class Value>
 std::int64_t merged_run(std::int64_t run, std::int64_t n, int network_width) {
-  return merges_four_way<Key, Value>(n, network_width) && 2 * run < n ? 4 * run : 2 * run;
+  if (!merges_four_way<Key, Value>(n, network_width) || 2 * run >= n) return 2 * run;
+  return merges_eight_way<Key> && 4 * run < n ? 8 * run : 4 * run;
 }
 
 // Scratch: a second copy of keys (and values), and the co-ranks of every merge tile: one per
-// tile of a two-way pass, four per tile of a four-way pass (at most one tile per four-way
-// tile of items and one more per group of four runs, the shortest runs being sort tiles).
+// tile of a two-way pass, four or eight per tile of a multi-way pass (at most one tile per
+// multi-way tile of items and one more per group of runs, the shortest runs being sort tiles).
 template <class Key, class Value>
 struct merge_plan {
   using tuning = merge_tuning<Key, Value>;
@@ -598,12 +606,15 @@ struct merge_plan {
   temp_layout<3> layout;
 
   static std::size_t split_bytes(std::int64_t n, std::int64_t merge_blocks, int network_width) {
-    constexpr std::int64_t tile = four_way_tuning<Key, Value>::tile;
-    const std::int64_t four_way_tiles =
-        (n + tile - 1) / tile + (n + 4 * tuning::sort_tile - 1) / (4 * tuning::sort_tile);
+    using four_way = four_way_tuning<Key, Value>;
+    const std::int64_t groups = (n + 4 * tuning::sort_tile - 1) / (4 * tuning::sort_tile);
+    const std::int64_t four_way_tiles = (n + four_way::tile - 1) / four_way::tile + groups;
+    const std::int64_t eight_way_tiles =
+        merges_eight_way<Key> ? (n + four_way::eight_way_tile - 1) / four_way::eight_way_tile + groups : 0;
     return std::max((merge_blocks + 1) * sizeof(std::int64_t),
                     merges_four_way<Key, Value>(n, network_width)
-                        ? four_way_tiles * sizeof(thread::four_way_split)
+                        ? std::max(four_way_tiles * sizeof(thread::multiway_split<4>),
+                                   eight_way_tiles * sizeof(thread::multiway_split<8>))
                         : 0);
   }
 
@@ -643,7 +654,8 @@ struct algorithm<policy::merge> {
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);
     // The co-ranks of the merge tiles, of one pass at a time.
     std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 2);
-    auto* four_way_splits = plan.layout.template get<thread::four_way_split>(temp, 2);
+    auto* four_way_splits = plan.layout.template get<thread::multiway_split<4>>(temp, 2);
+    auto* eight_way_splits = plan.layout.template get<thread::multiway_split<8>>(temp, 2);
 
     // One tile: one block in the passes' shape, no larger than needed (u64 at 2^10 on the
     // H100: 0.032 ms in a padded 4K tile, 0.018 in a 2K one).
@@ -690,14 +702,24 @@ struct algorithm<policy::merge> {
     }
     for (std::int64_t run = first_run; run < n; run = next_run(run)) {
       using four_way = four_way_tuning<Key, Value>;
-      const cudaError_t e =
-          next_run(run) == 4 * run
-              ? launch_four_way_pass<four_way::threads, four_way::items, ranked_items>(
-                    buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run, n,
-                    four_way_splits, cmp, stream)
-              : launch_merge_pass(buffers.keys, buffers.values, buffers.keys, buffers.values,
-                                  buffers.other_keys, buffers.other_values, equal_runs{run, n}, n,
-                                  splits, cmp, stream, policy.network_width);
+      cudaError_t e;
+      if (next_run(run) == 2 * run) {
+        e = launch_merge_pass(buffers.keys, buffers.values, buffers.keys, buffers.values,
+                              buffers.other_keys, buffers.other_values, equal_runs{run, n}, n,
+                              splits, cmp, stream, policy.network_width);
+      } else if constexpr (merges_eight_way<Key>) {
+        e = next_run(run) == 8 * run
+                ? launch_multiway_pass<8, four_way::threads, four_way::items, ranked_items>(
+                      buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run,
+                      n, eight_way_splits, cmp, stream)
+                : launch_multiway_pass<4, four_way::threads, four_way::items, ranked_items>(
+                      buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run,
+                      n, four_way_splits, cmp, stream);
+      } else {
+        e = launch_multiway_pass<4, four_way::threads, four_way::items, ranked_items>(
+            buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run, n,
+            four_way_splits, cmp, stream);
+      }
       if (e != cudaSuccess) return e;
       buffers.flip();
     }

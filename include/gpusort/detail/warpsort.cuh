@@ -18,7 +18,7 @@
 //    of these merges share a pass (warp::merge_four_runs: runs of L become runs of 4L, the
 //    pairs' buffers feeding a third in shared memory), so that step 2 reads and writes device
 //    memory half as often; each warp's range is then a tile of one group of four runs, cut
-//    by four_way_select co-ranks (four_way_partition_kernel).
+//    by multiway_select co-ranks (four_way_partition_kernel).
 //    Passes go on while more than split_runs runs are left (the paper's l > #SMs).
 // 3. Split: s*k random samples (positions from a hash of the sample index), sorted by one
 //    block, every k-th a splitter. Ties are broken by array position (detail::positioned_less),
@@ -89,7 +89,7 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
       std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_four_runs_storage<Key, Value, M>)));
   // Step 2 merges four runs a pass (warp::merge_four_runs: two levels of pairwise buffer
   // merges in one pass over device memory) for items of 4 to 8 bytes from 256 MiB of items
-  // (four_way_from). A four-way pass first waits for its co-ranks (four_way_select: a chain of
+  // (four_way_from). A four-way pass first waits for its co-ranks (multiway_select: a chain of
   // dependent steps, 50-80 us whatever n, bench/RESULTS.md run 87), which long passes hide and
   // short ones do not, and its kernel holds fewer warps (u32:u32 at t = 256: 138 registers
   // against 96). Whole sorts, two-way against four-way passes (bench_warpsort's ways study,
@@ -429,7 +429,7 @@ __global__ void __launch_bounds__(32 * WARPS)
   const auto t = groups.at(w);
   const thread::four_way_split begin = splits[w];
   std::int64_t piece[4];
-  four_way_pieces(t, groups.outputs(t), begin, groups.ends_group(t) ? nullptr : &splits[w + 1],
+  multiway_pieces(t, groups.outputs(t), begin, groups.ends_group(t) ? nullptr : &splits[w + 1],
                   piece);
   const Key* run_keys[4];
   const Value* run_values[4];

@@ -65,9 +65,12 @@ struct bounded_pair_merge {
 
 namespace thread {
 
-struct four_way_split {
-  std::int64_t taken[4];
+// How many items of each of WAYS runs precede a diagonal of their merge.
+template <int WAYS>
+struct multiway_split {
+  std::int64_t taken[WAYS];
 };
+using four_way_split = multiway_split<4>;
 
 // The split of `diagonal` when the splits `low` and `high` of two diagonals at or before and
 // at or after it are known: every search starts inside their bounds, so it is as long as the
