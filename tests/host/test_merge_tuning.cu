@@ -6,6 +6,7 @@
 #include <gpusort/detail/merge_sort.cuh>
 
 #include <cstdint>
+#include <vector>
 
 namespace {
 
@@ -201,6 +202,44 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
         merge::temp_storage_bytes<u32, no_value>(narrow, n));
   CHECK(merge::temp_storage_bytes<u64, no_value>(narrow, from8 / 8) ==
         merge::temp_storage_bytes<u64, no_value>(gpusort::policy::merge{}, from8 / 8));
+}
+
+// Where the passes are multi-way, they merge eight runs while more than four are left, for keys
+// of up to 8 bytes; then four while more than two are left; then two. u32 keys at 2^28 from
+// runs of 2^14: four eight-way passes and one four-way, five passes over memory instead of seven.
+TEST_CASE("multi-way passes merge eight runs while more than four are left, keys of up to 8 bytes",
+          "[merge][host]") {
+  using u16 = std::uint16_t;
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  using gpusort::detail::merged_run;
+  using gpusort::detail::merges_eight_way;
+  STATIC_REQUIRE(merges_eight_way<u16>);
+  STATIC_REQUIRE(merges_eight_way<u32>);
+  STATIC_REQUIRE(merges_eight_way<u64>);
+  STATIC_REQUIRE(merges_eight_way<double>);
+  STATIC_REQUIRE(!merges_eight_way<item<9>>);
+  STATIC_REQUIRE(!merges_eight_way<item<16>>);
+  STATIC_REQUIRE(!merges_eight_way<item<64>>);
+  const std::int64_t n = std::int64_t(1) << 28;
+  std::vector<std::int64_t> runs{std::int64_t(1) << 14};
+  while (runs.back() < n) runs.push_back(merged_run<u32, no_value>(runs.back(), n, 0));
+  CHECK(runs == std::vector<std::int64_t>{1 << 14, 1 << 17, 1 << 20, 1 << 23, 1 << 26, n});
+  // 34 runs, the last short: eight-way; then five: eight-way again. Three runs: four-way; two:
+  // two-way.
+  const std::int64_t run = 3 << 20, ragged = 33 * run + 17;
+  CHECK(merged_run<u64, no_value>(run, ragged, 0) == 8 * run);
+  CHECK(merged_run<u64, no_value>(8 * run, ragged, 0) == 64 * run);
+  CHECK(merged_run<u64, no_value>(ragged / 3 + 1, ragged, 0) == 4 * (ragged / 3 + 1));
+  CHECK(merged_run<u64, no_value>(ragged / 2 + 1, ragged, 0) == 2 * (ragged / 2 + 1));
+  // Exactly four runs left: four-way; keys without eight-way passes: four-way throughout.
+  CHECK(merged_run<u32, u32>(n / 4, n, 0) == n);
+  CHECK(merged_run<item<16>, no_value>(std::int64_t(1) << 14, n / 4, 0) == std::int64_t(1) << 16);
+  // The scratch for the splits of an eight-way pass (64 bytes a tile) is what merge_plan asks.
+  using plan = gpusort::detail::merge_plan<u32, no_value>;
+  constexpr int eight_tile = four_way_tuning<u32, no_value>::eight_way_tile;
+  CHECK(plan::split_bytes(n, 0, 0) >=
+        static_cast<std::size_t>(n / eight_tile + 1 + n / (1 << 14)) * 64);
 }
 
 // The four-way pass runs 5 blocks an SM only for 4- and 8-byte items that its networks merge

@@ -11,8 +11,9 @@
 // (detail/staged_merge.cuh: every thread one job of at most ITEMS outputs — a tile
 // WAYS / 2 - 1 jobs short of THREADS * ITEMS leaves room for the job each pair of a level may
 // share with the next when it does not end on a job boundary), and writes the tile once.
-// What it costs (H200, bench/RESULTS.md runs 77-78): the merge kernel 0.73-0.77x the two
-// two-way ones it replaces. The co-rank searches decide where four-way passes pay: nested
+// What it costs (H200, bench/RESULTS.md runs 77-78): the four-way merge kernel 0.73-0.77x the
+// two two-way ones it replaces; eight-way passes: run 101. The co-rank searches decide where
+// multi-way passes pay: nested
 // merge-path searches (thread::four_way_merge_path, a chain of about log2(w)^2 / 2 loads for
 // runs of w) took 16.6 % of a u32 sort at 2^28; four_way_select_partition says where
 // multisequence selection replaces them.
@@ -179,10 +180,13 @@ __global__ void four_way_partition_kernel(const Key* keys, Groups groups,
 // The blocks an SM that the pass kernel is compiled for (0: the compiler's choice). The pass is
 // bound by issue, not by memory (ncu, H200, bench/RESULTS.md run 74), so more resident warps
 // pay where the networks merge items as words of the items' own size:
-// - 8 bytes (u64 keys, u32:u32 pairs): 5 blocks of 256 threads fit in 48 registers with 8-12
-//   bytes of spill, instead of 4 blocks; sorts of 2^26-2^28 items 2.6-3.5 % faster (run 75);
-// - 4 bytes (u32, i32 keys; 256 x 32 tiles): 48 registers with 4 bytes of spill, instead of 61;
-//   sorts of 2^27-2^28 u32 keys 3.2-3.8 % faster (run 77).
+// - 8 bytes (u64 keys, u32:u32 pairs): 5 blocks of 256 threads fit in 48 registers (8-12
+//   bytes of spill before the tile's plan moved to shared memory, none since), instead of 4
+//   blocks; sorts of 2^26-2^28 items 2.6-3.5 % faster (run 75);
+// - 4 bytes (u32, i32 keys; 256 x 32 tiles): 48 registers (then 4 bytes of spill, now none),
+//   instead of 61; sorts of 2^27-2^28 u32 keys 3.2-3.8 % faster (run 77).
+// Eight-way passes spill 60-84 bytes at 48 registers, all in the one thread that plans the
+// tile (ptxas: as many with the merges left out).
 // Other items would spill 32-528 bytes at 48 registers (16-byte keys, u16:u64 and u64:u64
 // pairs, ranked doubles, 8-byte structs). The two-way pass kernels, bound likewise to 6 blocks
 // in 256 x 32 tiles of u32 keys (40 registers, no spill), made sorts of 2^22-2^26 keys 1.6-9.5 %
@@ -208,10 +212,11 @@ __global__ void __launch_bounds__(THREADS, four_way_min_blocks<THREADS, RANKED, 
   // bench/RESULTS.md run 51; other items within 0.2 %).
   extern __shared__ __align__(16) unsigned char four_way_shared[];
   auto& shared = *reinterpret_cast<staged_merge_storage<THREADS, ITEMS, Key, Value>*>(four_way_shared);
-  // Where each run's piece starts in the staged tile (the last entry: the tile's end) and in
-  // the input, and where the tile goes. Block-uniform and read at every level of the tree:
-  // found by one thread into shared memory, so that no thread keeps a run's worth of them in
-  // registers (eight runs spilled 96-112 bytes, ptxas).
+  // The tile's plan: where each run's piece starts in the staged tile (the last entry: the
+  // tile's end) and in the input, and where the tile goes. Block-uniform and read at every
+  // level of the tree: one thread plans into shared memory, so that no thread keeps the
+  // runs' arrays in registers across the merges (planned by every thread, eight runs spilled
+  // 96-112 bytes; ptxas).
   __shared__ int piece_at[WAYS + 1];
   __shared__ std::int64_t piece_from[WAYS], out_at;
   if (threadIdx.x == 0) {

@@ -12,8 +12,9 @@
 //    ties broken by rank, a first, which keeps the sort stable). A wider network (the whole
 //    tile) measured 2.7x slower: its log2(tile) steps per item made every pass compute-bound
 //    (bench/RESULTS.md). From merge_four_way_from_bytes of items, while there are more than
-//    two runs, a pass merges four runs at once instead (detail/four_way_merge.cuh): half the
-//    passes over memory; not where the two-way passes merge in wider tiles (merges_four_way).
+//    two runs, a pass merges four runs at once instead, or eight while there are more than
+//    four (detail/four_way_merge.cuh, merges_eight_way): a half or a third of the passes over
+//    memory; not where the two-way passes merge in wider tiles (merges_four_way).
 // The passes ping-pong between the keys and one scratch copy (detail::ping_pong); the tile
 // sort writes to whichever buffer makes the last pass land in the user's array.
 // The merge pass is shared with device::merge (one pair of runs of any lengths, the local
@@ -584,8 +585,11 @@ constexpr bool merges_four_way(std::int64_t n, int network_width) {
 }
 
 // Keys whose multi-way passes merge eight runs at once while more than four are left: a third
-// of the two-way passes over memory instead of half. Their co-ranks are one selection over
-// eight runs (thread::multiway_select), whose items stay in registers for keys of up to 8 bytes.
+// of the two-way passes over memory instead of a half, for a third level of merges in the
+// tile and a selection over eight runs (thread::multiway_select) whose chain is about twice
+// as long. Keys of up to 8 bytes, whose eight candidates and eight largest selected items fit
+// the partition kernel's registers (112-128, no stack frame; ptxas). Measured in
+// bench/RESULTS.md run 101.
 template <class Key>
 constexpr bool merges_eight_way = four_way_select_partition<Key> && sizeof(Key) <= 8;
 
