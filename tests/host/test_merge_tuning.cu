@@ -187,8 +187,15 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
   STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(from / 16 - 1, 0));
   STATIC_REQUIRE(merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64, 0));
   STATIC_REQUIRE(!merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64 - 1, 0));
-  STATIC_REQUIRE(merges_four_way<u32, no_value>(from / 4, 0));
-  STATIC_REQUIRE(!merges_four_way<u32, no_value>(from / 4 - 1, 0));
+  // 4-byte keys alone from 2^26 bytes (merge_multiway_from_bytes), with eight-way passes.
+  using gpusort::detail::merge_multiway_from_bytes;
+  STATIC_REQUIRE(merge_multiway_from_bytes<u32, no_value> == std::int64_t(1) << 26);
+  STATIC_REQUIRE(merge_multiway_from_bytes<float, no_value> == std::int64_t(1) << 26);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u32, u32> == from);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u16, no_value> == from);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u64, no_value> == from8);
+  STATIC_REQUIRE(merges_four_way<u32, no_value>(std::int64_t(1) << 24, 0));
+  STATIC_REQUIRE(!merges_four_way<u32, no_value>((std::int64_t(1) << 24) - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, no_value>(from / 2, 0));
   STATIC_REQUIRE(!merges_four_way<u16, no_value>(from / 2 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, u16>(from / 4, 0));
@@ -205,22 +212,27 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
 }
 
 // Where the passes are multi-way, they merge eight runs while more than four are left, for keys
-// of up to 8 bytes; then four while more than two are left; then two. u32 keys at 2^28 from
-// runs of 2^14: four eight-way passes and one four-way, five passes over memory instead of seven.
-TEST_CASE("multi-way passes merge eight runs while more than four are left, keys of up to 8 bytes",
+// of up to 4 bytes in items of up to 8 (pairs from 2^29 bytes); then four while more than two
+// are left; then two. u32 keys at 2^28 from runs of 2^14: four eight-way passes and one
+// four-way, five passes over memory instead of seven.
+TEST_CASE("multi-way passes merge eight runs while more than four are left, keys of up to 4 bytes",
           "[merge][host]") {
   using u16 = std::uint16_t;
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
   using gpusort::detail::merged_run;
   using gpusort::detail::merges_eight_way;
-  STATIC_REQUIRE(merges_eight_way<u16>);
-  STATIC_REQUIRE(merges_eight_way<u32>);
-  STATIC_REQUIRE(merges_eight_way<u64>);
-  STATIC_REQUIRE(merges_eight_way<double>);
-  STATIC_REQUIRE(!merges_eight_way<item<9>>);
-  STATIC_REQUIRE(!merges_eight_way<item<16>>);
-  STATIC_REQUIRE(!merges_eight_way<item<64>>);
+  constexpr std::int64_t pairs_from = (std::int64_t(1) << 29) / 8;
+  STATIC_REQUIRE(merges_eight_way<u16, no_value>(1));
+  STATIC_REQUIRE(merges_eight_way<u32, no_value>(1));
+  STATIC_REQUIRE(merges_eight_way<float, no_value>(1));
+  STATIC_REQUIRE(merges_eight_way<u32, u32>(pairs_from));
+  STATIC_REQUIRE(!merges_eight_way<u32, u32>(pairs_from - 1));
+  STATIC_REQUIRE(merges_eight_way<u16, u16>((std::int64_t(1) << 29) / 4));
+  STATIC_REQUIRE(!merges_eight_way<u32, u64>(std::int64_t(1) << 30));
+  STATIC_REQUIRE(!merges_eight_way<u64, no_value>(std::int64_t(1) << 30));
+  STATIC_REQUIRE(!merges_eight_way<double, no_value>(std::int64_t(1) << 30));
+  STATIC_REQUIRE(!merges_eight_way<item<16>, no_value>(std::int64_t(1) << 30));
   const std::int64_t n = std::int64_t(1) << 28;
   std::vector<std::int64_t> runs{std::int64_t(1) << 14};
   while (runs.back() < n) runs.push_back(merged_run<u32, no_value>(runs.back(), n, 0));
@@ -228,12 +240,14 @@ TEST_CASE("multi-way passes merge eight runs while more than four are left, keys
   // 34 runs, the last short: eight-way; then five: eight-way again. Three runs: four-way; two:
   // two-way.
   const std::int64_t run = 3 << 20, ragged = 33 * run + 17;
-  CHECK(merged_run<u64, no_value>(run, ragged, 0) == 8 * run);
-  CHECK(merged_run<u64, no_value>(8 * run, ragged, 0) == 64 * run);
-  CHECK(merged_run<u64, no_value>(ragged / 3 + 1, ragged, 0) == 4 * (ragged / 3 + 1));
-  CHECK(merged_run<u64, no_value>(ragged / 2 + 1, ragged, 0) == 2 * (ragged / 2 + 1));
-  // Exactly four runs left: four-way; keys without eight-way passes: four-way throughout.
+  CHECK(merged_run<u32, u32>(run, ragged, 0) == 8 * run);
+  CHECK(merged_run<u32, u32>(8 * run, ragged, 0) == 64 * run);
+  CHECK(merged_run<u32, u32>(ragged / 3 + 1, ragged, 0) == 4 * (ragged / 3 + 1));
+  CHECK(merged_run<u32, u32>(ragged / 2 + 1, ragged, 0) == 2 * (ragged / 2 + 1));
+  // Exactly four runs left: four-way; items without eight-way passes: four-way throughout.
   CHECK(merged_run<u32, u32>(n / 4, n, 0) == n);
+  CHECK(merged_run<u64, no_value>(std::int64_t(1) << 14, n, 0) == std::int64_t(1) << 16);
+  CHECK(merged_run<u32, u32>(std::int64_t(1) << 14, pairs_from - 1, 0) == std::int64_t(1) << 16);
   CHECK(merged_run<item<16>, no_value>(std::int64_t(1) << 14, n / 4, 0) == std::int64_t(1) << 16);
   // The scratch for the splits of an eight-way pass (64 bytes a tile) is what merge_plan asks.
   using plan = gpusort::detail::merge_plan<u32, no_value>;

@@ -563,14 +563,22 @@ struct four_way_tuning {
 // 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was 2.4 % slower, but keys of up to 4 bytes
 // faster (run 81: u32 at 2^25 2.7 %, u32:u32 at 2^24 1.4 %, u16 at 2^26 0.3 %). Keys of 9-16
 // bytes, their tiles sorted by staged merges, from 2^27 bytes too: key16 at 2^23 9 % faster,
-// and from 2^26 bytes at 2^22 8 % slower (run 82).
+// and from 2^26 bytes at 2^22 8 % slower (run 82). 4-byte keys alone, with eight-way passes
+// (merges_eight_way), from 2^26 bytes (merge_multiway_from_bytes).
 template <class Key>
 constexpr std::int64_t merge_four_way_from_bytes =
     std::int64_t(1) << (!four_way_select_partition<Key>          ? 29
                         : sizeof(Key) <= 4 || sizeof(Key) > 8 ? 27
                                                               : 28);
 
-// Whether the passes over n items merge four runs at once: from merge_four_way_from_bytes,
+// From this many bytes of items the passes are multi-way: merge_four_way_from_bytes, but for
+// 4-byte keys alone from 2^26 bytes, where their eight-way passes pay (u32 at 2^24 0.856 ->
+// 0.796 ms; from 2^25 bytes u32 at 2^23 15 % slower; H100, bench/RESULTS.md run 101).
+template <class Key, class Value>
+constexpr std::int64_t merge_multiway_from_bytes =
+    sizeof(Key) == 4 && !has_values<Value> ? std::int64_t(1) << 26 : merge_four_way_from_bytes<Key>;
+
+// Whether the passes over n items merge four runs at once: from merge_multiway_from_bytes,
 // where the passes merge in the four-way pass's width (a network_width naming a narrower one
 // keeps them two-way). Measured on u32 keys (H200, runs 75-76): two-way passes in 256 x 32
 // tiles were 6.5-9.3 % faster than four-way ones in 512 x 16 tiles at 2^27-2^29, and four-way
@@ -580,24 +588,33 @@ template <class Key, class Value>
 constexpr bool merges_four_way(std::int64_t n, int network_width) {
   constexpr auto item_bytes =
       static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes);
-  return n * item_bytes >= merge_four_way_from_bytes<Key> &&
+  return n * item_bytes >= merge_multiway_from_bytes<Key, Value> &&
          merge_pass_items<Key, Value>(network_width, n) == four_way_tuning<Key, Value>::items;
 }
 
-// Keys whose multi-way passes merge eight runs at once while more than four are left: a third
-// of the two-way passes over memory instead of a half, for a third level of merges in the
-// tile and a selection over eight runs (thread::multiway_select) whose chain is about twice
-// as long. Keys of up to 8 bytes, whose eight candidates and eight largest selected items fit
-// the partition kernel's registers (112-128, no stack frame; ptxas). Measured in
-// bench/RESULTS.md run 101.
-template <class Key>
-constexpr bool merges_eight_way = four_way_select_partition<Key> && sizeof(Key) <= 8;
+// Whether the multi-way passes over n items merge eight runs at once while more than four are
+// left: a third of the two-way passes over memory instead of a half, for a third level of
+// merges in the tile and a selection over eight runs (thread::multiway_select) whose chain is
+// about twice as long. That pays for keys of up to 4 bytes (one-word selection items) in items
+// of up to 8 bytes: on the H100 (bench/RESULTS.md run 101) u32 keys at 2^25-2^28 1.6-2.9 %
+// faster (2^28 9.956 -> 9.665 ms), u32:u32 pairs at 2^26-2^28 0.8-4.8 %, but 1.4-1.5 % slower
+// at 2^24-2^25, so pairs from 2^29 bytes; u64 keys 0.1-11.9 % slower at 2^25-2^28.
+template <class Key, class Value>
+constexpr bool merge_eight_way_able =
+    sizeof(Key) <= 4 && sizeof(Key) + merge_tuning<Key, Value>::value_bytes <= 8;
+template <class Key, class Value>
+constexpr bool merges_eight_way(std::int64_t n) {
+  constexpr auto item_bytes =
+      static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes);
+  return merge_eight_way_able<Key, Value> &&
+         (!has_values<Value> || n * item_bytes >= (std::int64_t(1) << 29));
+}
 
 // The run length after one pass over n items from runs of `run`.
 template <class Key, class Value>
 std::int64_t merged_run(std::int64_t run, std::int64_t n, int network_width) {
   if (!merges_four_way<Key, Value>(n, network_width) || 2 * run >= n) return 2 * run;
-  return merges_eight_way<Key> && 4 * run < n ? 8 * run : 4 * run;
+  return merges_eight_way<Key, Value>(n) && 4 * run < n ? 8 * run : 4 * run;
 }
 
 // Scratch: a second copy of keys (and values), and the co-ranks of every merge tile: one per
@@ -614,7 +631,8 @@ struct merge_plan {
     const std::int64_t groups = (n + 4 * tuning::sort_tile - 1) / (4 * tuning::sort_tile);
     const std::int64_t four_way_tiles = (n + four_way::tile - 1) / four_way::tile + groups;
     const std::int64_t eight_way_tiles =
-        merges_eight_way<Key> ? (n + four_way::eight_way_tile - 1) / four_way::eight_way_tile + groups : 0;
+        merges_eight_way<Key, Value>(n) ? (n + four_way::eight_way_tile - 1) / four_way::eight_way_tile + groups
+                                        : 0;
     return std::max((merge_blocks + 1) * sizeof(std::int64_t),
                     merges_four_way<Key, Value>(n, network_width)
                         ? std::max(four_way_tiles * sizeof(thread::multiway_split<4>),
@@ -711,7 +729,7 @@ struct algorithm<policy::merge> {
         e = launch_merge_pass(buffers.keys, buffers.values, buffers.keys, buffers.values,
                               buffers.other_keys, buffers.other_values, equal_runs{run, n}, n,
                               splits, cmp, stream, policy.network_width);
-      } else if constexpr (merges_eight_way<Key>) {
+      } else if constexpr (merge_eight_way_able<Key, Value>) {
         e = next_run(run) == 8 * run
                 ? launch_multiway_pass<8, four_way::threads, four_way::items, ranked_items>(
                       buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run,
