@@ -26,6 +26,9 @@ using gpusort::detail::no_value;
 using gpusort::detail::ranked;
 using gpusort::detail::staged_merge_storage;
 using gpusort::detail::static_shared_limit;
+using u16 = std::uint16_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
 
 template <int BYTES>
 struct item {
@@ -69,8 +72,6 @@ constexpr bool shapes_fit() {
 }  // namespace
 
 TEST_CASE("merge_tuning: the measured shapes of the tested types", "[merge][host]") {
-  using u32 = std::uint32_t;
-  using u64 = std::uint64_t;
   STATIC_REQUIRE(merge_tuning<u32, no_value>::threads == 256);
   STATIC_REQUIRE(merge_tuning<u32, no_value>::sort_items == 16);
   STATIC_REQUIRE(merge_tuning<u32, no_value>::merge_items == 16);
@@ -113,8 +114,6 @@ TEST_CASE("merge_tuning: wide items shrink their tiles, then their blocks", "[me
 
 TEST_CASE("merge passes take wide tiles from merge_wide_tiles_from items, or the policy's width",
           "[merge][host]") {
-  using u32 = std::uint32_t;
-  using u64 = std::uint64_t;
   constexpr std::int64_t from = gpusort::detail::merge_wide_tiles_from;
   STATIC_REQUIRE(merge_pass_items<u32, no_value>(0, from - 1) == 16);
   STATIC_REQUIRE(merge_pass_items<u32, no_value>(0, from) == 32);
@@ -134,8 +133,6 @@ TEST_CASE("merge passes take wide tiles from merge_wide_tiles_from items, or the
 
 TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile leaves room",
           "[merge][host]") {
-  using u32 = std::uint32_t;
-  using u64 = std::uint64_t;
   STATIC_REQUIRE(merge_searches_in_pass<u32, no_value>(1));
   // Items of up to 4 bytes up to 4096 tiles, wider ones up to 1024.
   STATIC_REQUIRE(merge_searches_in_pass<u32, no_value>(4096));
@@ -165,9 +162,6 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
 // 2^29.
 TEST_CASE("merge passes merge four runs at once in the four-way pass's width only",
           "[merge][host]") {
-  using u16 = std::uint16_t;
-  using u32 = std::uint32_t;
-  using u64 = std::uint64_t;
   using gpusort::detail::merge_four_way_from_bytes;
   STATIC_REQUIRE(merge_four_way_from_bytes<u16> == std::int64_t(1) << 27);
   STATIC_REQUIRE(merge_four_way_from_bytes<u32> == std::int64_t(1) << 27);
@@ -217,9 +211,6 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
 // four-way, five passes over memory instead of seven.
 TEST_CASE("multi-way passes merge eight runs while more than four are left, keys of up to 4 bytes",
           "[merge][host]") {
-  using u16 = std::uint16_t;
-  using u32 = std::uint32_t;
-  using u64 = std::uint64_t;
   using gpusort::detail::merged_run;
   using gpusort::detail::merges_eight_way;
   constexpr std::int64_t pairs_from = (std::int64_t(1) << 29) / 8;
@@ -259,9 +250,6 @@ TEST_CASE("multi-way passes merge eight runs while more than four are left, keys
 // The four-way pass runs 5 blocks an SM only for 4- and 8-byte items that its networks merge
 // as words of their own size; the others would spill (ptxas, bench/RESULTS.md runs 75, 77).
 TEST_CASE("the four-way pass bounds its registers for 4- and 8-byte network words only", "[merge][host]") {
-  using u16 = std::uint16_t;
-  using u32 = std::uint32_t;
-  using u64 = std::uint64_t;
   using gpusort::less;
   STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u64, no_value, less>, u64, no_value, less> == 5);
   STATIC_REQUIRE(four_way_min_blocks<256, needs_ranks<u32, u32, less>, u32, u32, less> == 5);
