@@ -197,7 +197,7 @@ TEST_CASE("merge: the zeros' signs recorded and restored, under the sanitizers",
   check_zeros_keep_input_order<float>(4096 * 3 + 5, only_zeros, gpusort::less{}, true);
 }
 
-// The multi-way pass (detail/four_way_merge.cuh) on its own: runs sorted on the host, each
+// The multi-way pass (detail/multiway_merge.cuh) on its own: runs sorted on the host, each
 // group of WAYS merged on the GPU, against the host's stable merge of the group. Runs that
 // are not multiples of a tile, and a last group of one to WAYS runs, the last one short.
 // Value no_value merges keys only (the kernels of keys-only sorts, in their own tiles); then
@@ -207,7 +207,7 @@ void check_multiway_pass(distribution dist, std::int64_t run, std::int64_t n, Co
   INFO("distribution " << name(dist) << ", ways " << WAYS << ", run " << run << ", n " << n);
   constexpr bool pairs = !std::is_same<Value, no_value>::value;
   using position = std::uint32_t;
-  using tuning = gpusort::detail::four_way_tuning<Key, Value>;
+  using tuning = gpusort::detail::multiway_tuning<Key, Value>;
   constexpr bool ranked = gpusort::detail::needs_ranks<Key, Value, Compare>;
   std::vector<Key> keys = generate_on_host<Key>(n, dist, 0x4a11);
   std::vector<std::pair<Key, position>> items(n);
@@ -285,7 +285,7 @@ TEST_CASE("merge: four- and eight-way passes under the sanitizers", "[merge][san
                                                   13 * 17000 + 17, gpusort::less{});
 }
 
-// From merge_four_way_from_bytes of items the passes merge four runs at once: whole sorts
+// From merge_multiway_from_bytes of items the passes merge four runs at once: whole sorts
 // through them, the array's last group of runs ragged (u64 keys at 2^26 + 12345: the first
 // pass's last group is one run and a piece of one, the last pass's two runs and a piece;
 // 16-byte pairs, stable, on 2^25 + 4000 items; u32 keys in 256 x 32 tiles at 2^27 + 4097,

@@ -12,7 +12,7 @@ namespace {
 
 using gpusort::detail::equal_runs;
 using gpusort::detail::four_way_min_blocks;
-using gpusort::detail::four_way_tuning;
+using gpusort::detail::multiway_tuning;
 using gpusort::detail::launch_merge_pass;
 using gpusort::detail::merge_pass_items;
 using gpusort::detail::merge_searches_in_pass;
@@ -53,7 +53,7 @@ constexpr bool shapes_fit() {
       sizeof(sort_storage) <= static_shared_limit &&
       sizeof(staged_merge_storage<t::threads, t::merge_items, Key, Value>) <= static_shared_limit &&
       sizeof(staged_merge_storage<t::threads, t::wide_merge_items, Key, Value>) <= static_shared_limit &&
-      sizeof(staged_merge_storage<four_way_tuning<Key, Value>::threads, t::merge_items, Key, Value>) <=
+      sizeof(staged_merge_storage<multiway_tuning<Key, Value>::threads, t::merge_items, Key, Value>) <=
           static_shared_limit;
   constexpr bool largest_sort =
       t::sort_items == 16 ||
@@ -75,7 +75,7 @@ TEST_CASE("merge_tuning: the measured shapes of the tested types", "[merge][host
   STATIC_REQUIRE(merge_tuning<u32, no_value>::threads == 256);
   STATIC_REQUIRE(merge_tuning<u32, no_value>::sort_items == 16);
   STATIC_REQUIRE(merge_tuning<u32, no_value>::merge_items == 16);
-  STATIC_REQUIRE(four_way_tuning<u32, no_value>::threads == 256);
+  STATIC_REQUIRE(multiway_tuning<u32, no_value>::threads == 256);
   STATIC_REQUIRE(merge_tuning<u64, no_value>::sort_items == 8);
   STATIC_REQUIRE(merge_tuning<u64, no_value>::merge_items == 16);
   STATIC_REQUIRE(merge_tuning<u32, u32>::sort_items == 8);
@@ -155,23 +155,28 @@ TEST_CASE("merge passes search their co-ranks in the merge kernel where the tile
   [[maybe_unused]] const auto pass = &launch_merge_pass<item<57>, u64, equal_runs, first_byte_less>;
 }
 
-// From merge_four_way_from_bytes the passes merge four runs at once where they merge in the
+// From merge_multiway_from_bytes the passes merge four runs at once where they merge in the
 // four-way pass's width, an item's widest: keys of up to 4 bytes too, unless the policy names
 // their narrow width; and the temp storage asked for follows. Keys searched by selection start
-// at 2^27 bytes if of up to 4 bytes or of 9-16, at 2^28 if of 5-8 (runs 80-82); wider keys at
-// 2^29.
+// at 2^27 bytes if of up to 4 bytes or of 9-16, at 2^28 if of 5-8 (runs 80-82), 4-byte keys
+// alone (eight-way passes) at 2^26 (run 101); wider keys at 2^29.
 TEST_CASE("merge passes merge four runs at once in the four-way pass's width only",
           "[merge][host]") {
-  using gpusort::detail::merge_four_way_from_bytes;
-  STATIC_REQUIRE(merge_four_way_from_bytes<u16> == std::int64_t(1) << 27);
-  STATIC_REQUIRE(merge_four_way_from_bytes<u32> == std::int64_t(1) << 27);
-  STATIC_REQUIRE(merge_four_way_from_bytes<u64> == std::int64_t(1) << 28);
-  STATIC_REQUIRE(merge_four_way_from_bytes<item<9>> == std::int64_t(1) << 27);
-  STATIC_REQUIRE(merge_four_way_from_bytes<item<16>> == std::int64_t(1) << 27);
-  STATIC_REQUIRE(merge_four_way_from_bytes<item<17>> == std::int64_t(1) << 29);
-  STATIC_REQUIRE(merge_four_way_from_bytes<item<64>> == std::int64_t(1) << 29);
-  constexpr std::int64_t from = merge_four_way_from_bytes<u32>;
-  constexpr std::int64_t from8 = merge_four_way_from_bytes<u64>;
+  using gpusort::detail::merge_multiway_from_bytes;
+  STATIC_REQUIRE(merge_multiway_from_bytes<u16, no_value> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u32, no_value> == std::int64_t(1) << 26);
+  STATIC_REQUIRE(merge_multiway_from_bytes<float, no_value> == std::int64_t(1) << 26);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u32, u32> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u16, u32> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u64, no_value> == std::int64_t(1) << 28);
+  STATIC_REQUIRE(merge_multiway_from_bytes<u64, u32> == std::int64_t(1) << 28);
+  STATIC_REQUIRE(merge_multiway_from_bytes<item<9>, no_value> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_multiway_from_bytes<item<16>, no_value> == std::int64_t(1) << 27);
+  STATIC_REQUIRE(merge_multiway_from_bytes<item<17>, no_value> == std::int64_t(1) << 29);
+  STATIC_REQUIRE(merge_multiway_from_bytes<item<64>, no_value> == std::int64_t(1) << 29);
+  constexpr std::int64_t from = merge_multiway_from_bytes<u32, u32>;
+  constexpr std::int64_t from8 = merge_multiway_from_bytes<u64, no_value>;
+  constexpr std::int64_t from64 = merge_multiway_from_bytes<item<64>, no_value>;
   STATIC_REQUIRE(merges_four_way<u64, no_value>(from8 / 8, 0));
   STATIC_REQUIRE(!merges_four_way<u64, no_value>(from8 / 8 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u32, u32>(from / 8, 0));
@@ -179,22 +184,15 @@ TEST_CASE("merge passes merge four runs at once in the four-way pass's width onl
   STATIC_REQUIRE(merges_four_way<u16, u32>(from / 6 + 1, 0));
   STATIC_REQUIRE(merges_four_way<item<16>, no_value>(from / 16, 0));
   STATIC_REQUIRE(!merges_four_way<item<16>, no_value>(from / 16 - 1, 0));
-  STATIC_REQUIRE(merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64, 0));
-  STATIC_REQUIRE(!merges_four_way<item<64>, no_value>(merge_four_way_from_bytes<item<64>> / 64 - 1, 0));
-  // 4-byte keys alone from 2^26 bytes (merge_multiway_from_bytes), with eight-way passes.
-  using gpusort::detail::merge_multiway_from_bytes;
-  STATIC_REQUIRE(merge_multiway_from_bytes<u32, no_value> == std::int64_t(1) << 26);
-  STATIC_REQUIRE(merge_multiway_from_bytes<float, no_value> == std::int64_t(1) << 26);
-  STATIC_REQUIRE(merge_multiway_from_bytes<u32, u32> == from);
-  STATIC_REQUIRE(merge_multiway_from_bytes<u16, no_value> == from);
-  STATIC_REQUIRE(merge_multiway_from_bytes<u64, no_value> == from8);
+  STATIC_REQUIRE(merges_four_way<item<64>, no_value>(from64 / 64, 0));
+  STATIC_REQUIRE(!merges_four_way<item<64>, no_value>(from64 / 64 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u32, no_value>(std::int64_t(1) << 24, 0));
   STATIC_REQUIRE(!merges_four_way<u32, no_value>((std::int64_t(1) << 24) - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, no_value>(from / 2, 0));
   STATIC_REQUIRE(!merges_four_way<u16, no_value>(from / 2 - 1, 0));
   STATIC_REQUIRE(merges_four_way<u16, u16>(from / 4, 0));
   STATIC_REQUIRE(!merges_four_way<u32, no_value>(from, 16));
-  STATIC_REQUIRE(four_way_tuning<u32, no_value>::items == 32);
+  STATIC_REQUIRE(multiway_tuning<u32, no_value>::items == 32);
   using merge = gpusort::detail::algorithm<gpusort::policy::merge>;
   gpusort::policy::merge narrow{};
   narrow.network_width = 16;
@@ -242,7 +240,7 @@ TEST_CASE("multi-way passes merge eight runs while more than four are left, keys
   CHECK(merged_run<item<16>, no_value>(std::int64_t(1) << 14, n / 4, 0) == std::int64_t(1) << 16);
   // The scratch for the splits of an eight-way pass (64 bytes a tile) is what merge_plan asks.
   using plan = gpusort::detail::merge_plan<u32, no_value>;
-  constexpr int eight_tile = four_way_tuning<u32, no_value>::eight_way_tile;
+  constexpr int eight_tile = multiway_tuning<u32, no_value>::eight_way_tile;
   CHECK(plan::split_bytes(n, 0, 0) >=
         static_cast<std::size_t>(n / eight_tile + 1 + n / (1 << 14)) * 64);
 }
@@ -259,8 +257,8 @@ TEST_CASE("the four-way pass bounds its registers for 4- and 8-byte network word
   STATIC_REQUIRE(four_way_min_blocks<256, true, u16, u64, less> == 0);
   STATIC_REQUIRE(four_way_min_blocks<256, true, u16, u32, less> == 0);
   STATIC_REQUIRE(four_way_min_blocks<256, true, item<16>, no_value, first_byte_less> == 0);
-  STATIC_REQUIRE(four_way_tuning<u64, no_value>::threads == 256);
-  STATIC_REQUIRE(four_way_tuning<u32, u32>::threads == 256);
+  STATIC_REQUIRE(multiway_tuning<u64, no_value>::threads == 256);
+  STATIC_REQUIRE(multiway_tuning<u32, u32>::threads == 256);
 }
 
 // The four-way partition selects (thread::four_way_select) for keys of up to 16 bytes, where it

@@ -11,9 +11,9 @@
 //    threads merge them with ITEMS-wide bitonic networks in registers (detail/staged_merge.cuh;
 //    ties broken by rank, a first, which keeps the sort stable). A wider network (the whole
 //    tile) measured 2.7x slower: its log2(tile) steps per item made every pass compute-bound
-//    (bench/RESULTS.md). From merge_four_way_from_bytes of items, while there are more than
+//    (bench/RESULTS.md). From merge_multiway_from_bytes of items, while there are more than
 //    two runs, a pass merges four runs at once instead, or eight while there are more than
-//    four (detail/four_way_merge.cuh, merges_eight_way): a half or a third of the passes over
+//    four (detail/multiway_merge.cuh, merges_eight_way): a half or a third of the passes over
 //    memory; not where the two-way passes merge in wider tiles (merges_four_way).
 // The passes ping-pong between the keys and one scratch copy (detail::ping_pong); the tile
 // sort writes to whichever buffer makes the last pass land in the user's array.
@@ -26,7 +26,7 @@
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/co_rank_search.cuh>
-#include <gpusort/detail/four_way_merge.cuh>
+#include <gpusort/detail/multiway_merge.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/ping_pong.cuh>
 #include <gpusort/detail/ranked.cuh>
@@ -84,7 +84,6 @@ struct merge_tile_sort_storage {
 // tiles where they fit (merge_wide_tiles_from): 32 items a thread for keys of up to 4 bytes.
 template <class Key, class Value>
 struct merge_tuning {
-  static constexpr std::size_t value_bytes = has_values<Value> ? sizeof(Value) : 0;
   template <int THREADS, int ITEMS>
   static constexpr bool sort_fits =
       sizeof(merge_tile_sort_storage<THREADS, ITEMS, ranked<Key>, Key, Value>) <= static_shared_limit;
@@ -537,7 +536,7 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
   return cudaLaunchKernelEx(&config, kernel, keys, values, scratch_keys, scratch_values, n, cmp);
 }
 
-// The four-way passes' shape (detail/four_way_merge.cuh): the two-way passes' widest items a
+// The multi-way passes' shape (detail/multiway_merge.cuh): the two-way passes' widest items a
 // thread (wide_merge_items), 512 threads where that tile fits 48 KB of shared memory (keys of
 // up to 2 bytes), else 256. Every tile costs a co-rank search that the two-way passes do not
 // make (four runs), so the larger tile is the cheaper pass (u32 2^28: 15.75 against 16.69 ms,
@@ -545,38 +544,33 @@ cudaError_t launch_merge_single(Key* keys, Value* values, Key* scratch_keys, Val
 // are slower (H200, run 51, at 2^26-2^28): 1024 threads for u32 keys 22-24 %, 512 for u64
 // keys 3-6 %, u32:u32 pairs 6-8 % and 16-byte keys 33-37 %.
 template <class Key, class Value>
-struct four_way_tuning {
+struct multiway_tuning {
   static constexpr int items = merge_tuning<Key, Value>::wide_merge_items;
   static constexpr int threads =
       merge_tuning<Key, Value>::template merge_fits<512, items> ? 512 : merge_tuning<Key, Value>::threads;
-  static constexpr int tile = multiway_tile<4, threads, items>;
+  static constexpr int four_way_tile = multiway_tile<4, threads, items>;
   static constexpr int eight_way_tile = multiway_tile<8, threads, items>;
 };
 
-// From this many bytes of items the passes merge four runs at once while there are more than
-// two (half the passes over memory). Below it the four-way passes' co-rank searches cost more
-// than the passes they save (run 26: u32 2^26 +15 %, u64 2^26 -1.5 %, u32:u32 2^26 -4 %,
-// 16-byte keys 2^26 -7 %; at 2^28 u64 and u32:u32 -10 %; H200, run 75, from 2^27 bytes: u64
-// and u32:u32 at 2^24 17-24 % slower; run 78, with thread::four_way_select, from 2^27 or 2^28
-// bytes: 1.7-24 % slower at each size that moves). Searches by selection in one kernel cost
-// 0.37x as much (run 80), and from 2^28 bytes made u32 at 2^26, u64 and u32:u32 at 2^25
-// 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was 2.4 % slower, but keys of up to 4 bytes
-// faster (run 81: u32 at 2^25 2.7 %, u32:u32 at 2^24 1.4 %, u16 at 2^26 0.3 %). Keys of 9-16
-// bytes, their tiles sorted by staged merges, from 2^27 bytes too: key16 at 2^23 9 % faster,
-// and from 2^26 bytes at 2^22 8 % slower (run 82). 4-byte keys alone, with eight-way passes
-// (merges_eight_way), from 2^26 bytes (merge_multiway_from_bytes).
-template <class Key>
-constexpr std::int64_t merge_four_way_from_bytes =
-    std::int64_t(1) << (!four_way_select_partition<Key>          ? 29
-                        : sizeof(Key) <= 4 || sizeof(Key) > 8 ? 27
-                                                              : 28);
-
-// From this many bytes of items the passes are multi-way: merge_four_way_from_bytes, but for
+// From this many bytes of items the passes are multi-way: they merge four runs at once while
+// there are more than two (half the passes over memory), or eight (merges_eight_way). Below
+// it the four-way passes' co-rank searches cost more than the passes they save (run 26: u32
+// 2^26 +15 %, u64 2^26 -1.5 %, u32:u32 2^26 -4 %, 16-byte keys 2^26 -7 %; at 2^28 u64 and
+// u32:u32 -10 %; H200, run 75, from 2^27 bytes: u64 and u32:u32 at 2^24 17-24 % slower; run
+// 78, with thread::four_way_select, from 2^27 or 2^28 bytes: 1.7-24 % slower at each size that
+// moves). Searches by selection in one kernel cost 0.37x as much (run 80), and from 2^28 bytes
+// made u32 at 2^26, u64 and u32:u32 at 2^25 6.5-11 % faster; from 2^27 bytes u64 at 2^24 was
+// 2.4 % slower, but keys of up to 4 bytes faster (run 81: u32 at 2^25 2.7 %, u32:u32 at 2^24
+// 1.4 %, u16 at 2^26 0.3 %). Keys of 9-16 bytes, their tiles sorted by staged merges, from
+// 2^27 bytes too: key16 at 2^23 9 % faster, and from 2^26 bytes at 2^22 8 % slower (run 82).
 // 4-byte keys alone from 2^26 bytes, where their eight-way passes pay (u32 at 2^24 0.856 ->
-// 0.796 ms; from 2^25 bytes u32 at 2^23 15 % slower; H100, bench/RESULTS.md run 101).
+// 0.796 ms; from 2^25 bytes u32 at 2^23 15 % slower; H100, run 101).
 template <class Key, class Value>
 constexpr std::int64_t merge_multiway_from_bytes =
-    sizeof(Key) == 4 && !has_values<Value> ? std::int64_t(1) << 26 : merge_four_way_from_bytes<Key>;
+    std::int64_t(1) << (!four_way_select_partition<Key>         ? 29
+                        : sizeof(Key) == 4 && !has_values<Value> ? 26
+                        : sizeof(Key) <= 4 || sizeof(Key) > 8    ? 27
+                                                                 : 28);
 
 // Whether the passes over n items merge four runs at once: from merge_multiway_from_bytes,
 // where the passes merge in the four-way pass's width (a network_width naming a narrower one
@@ -586,10 +580,9 @@ constexpr std::int64_t merge_multiway_from_bytes =
 // 2.2-4.5 %).
 template <class Key, class Value>
 constexpr bool merges_four_way(std::int64_t n, int network_width) {
-  constexpr auto item_bytes =
-      static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes);
-  return n * item_bytes >= merge_multiway_from_bytes<Key, Value> &&
-         merge_pass_items<Key, Value>(network_width, n) == four_way_tuning<Key, Value>::items;
+  return n * static_cast<std::int64_t>(item_bytes_of<Key, Value>) >=
+             merge_multiway_from_bytes<Key, Value> &&
+         merge_pass_items<Key, Value>(network_width, n) == multiway_tuning<Key, Value>::items;
 }
 
 // Whether the multi-way passes over n items merge eight runs at once while more than four are
@@ -600,14 +593,12 @@ constexpr bool merges_four_way(std::int64_t n, int network_width) {
 // faster (2^28 9.956 -> 9.665 ms), u32:u32 pairs at 2^26-2^28 0.8-4.8 %, but 1.4-1.5 % slower
 // at 2^24-2^25, so pairs from 2^29 bytes; u64 keys 0.1-11.9 % slower at 2^25-2^28.
 template <class Key, class Value>
-constexpr bool merge_eight_way_able =
-    sizeof(Key) <= 4 && sizeof(Key) + merge_tuning<Key, Value>::value_bytes <= 8;
+constexpr bool merge_eight_way_able = sizeof(Key) <= 4 && item_bytes_of<Key, Value> <= 8;
 template <class Key, class Value>
 constexpr bool merges_eight_way(std::int64_t n) {
-  constexpr auto item_bytes =
-      static_cast<std::int64_t>(sizeof(Key) + merge_tuning<Key, Value>::value_bytes);
   return merge_eight_way_able<Key, Value> &&
-         (!has_values<Value> || n * item_bytes >= (std::int64_t(1) << 29));
+         (!has_values<Value> ||
+          n * static_cast<std::int64_t>(item_bytes_of<Key, Value>) >= (std::int64_t(1) << 29));
 }
 
 // The run length after one pass over n items from runs of `run`.
@@ -627,12 +618,14 @@ struct merge_plan {
   temp_layout<3> layout;
 
   static std::size_t split_bytes(std::int64_t n, std::int64_t merge_blocks, int network_width) {
-    using four_way = four_way_tuning<Key, Value>;
+    using multiway = multiway_tuning<Key, Value>;
     const std::int64_t groups = (n + 4 * tuning::sort_tile - 1) / (4 * tuning::sort_tile);
-    const std::int64_t four_way_tiles = (n + four_way::tile - 1) / four_way::tile + groups;
+    const std::int64_t four_way_tiles =
+        (n + multiway::four_way_tile - 1) / multiway::four_way_tile + groups;
     const std::int64_t eight_way_tiles =
-        merges_eight_way<Key, Value>(n) ? (n + four_way::eight_way_tile - 1) / four_way::eight_way_tile + groups
-                                        : 0;
+        merges_eight_way<Key, Value>(n)
+            ? (n + multiway::eight_way_tile - 1) / multiway::eight_way_tile + groups
+            : 0;
     return std::max((merge_blocks + 1) * sizeof(std::int64_t),
                     merges_four_way<Key, Value>(n, network_width)
                         ? std::max(four_way_tiles * sizeof(thread::multiway_split<4>),
@@ -676,8 +669,6 @@ struct algorithm<policy::merge> {
     Value* scratch_values = plan.layout.template get<Value>(temp, 1);
     // The co-ranks of the merge tiles, of one pass at a time.
     std::int64_t* splits = plan.layout.template get<std::int64_t>(temp, 2);
-    auto* four_way_splits = plan.layout.template get<thread::multiway_split<4>>(temp, 2);
-    auto* eight_way_splits = plan.layout.template get<thread::multiway_split<8>>(temp, 2);
 
     // One tile: one block in the passes' shape, no larger than needed (u64 at 2^10 on the
     // H100: 0.032 ms in a padded 4K tile, 0.018 in a 2K one).
@@ -722,26 +713,26 @@ struct algorithm<policy::merge> {
              stream>>>(keys, values, buffers.keys, buffers.values, n, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
+    // A pass of WAYS-run groups into the other buffer, its co-ranks in the splits' scratch.
+    const auto multiway_pass = [&](auto ways, std::int64_t run) {
+      constexpr int WAYS = decltype(ways)::value;
+      using multiway = multiway_tuning<Key, Value>;
+      return launch_multiway_pass<WAYS, multiway::threads, multiway::items, ranked_items>(
+          buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run, n,
+          plan.layout.template get<thread::multiway_split<WAYS>>(temp, 2), cmp, stream);
+    };
+    // Items without eight-way passes never merge eight runs (merged_run), so their eighth
+    // way names the four-way pass rather than instantiate an eight-way one.
+    using eight_ways = std::integral_constant<int, merge_eight_way_able<Key, Value> ? 8 : 4>;
     for (std::int64_t run = first_run; run < n; run = next_run(run)) {
-      using four_way = four_way_tuning<Key, Value>;
-      cudaError_t e;
-      if (next_run(run) == 2 * run) {
-        e = launch_merge_pass(buffers.keys, buffers.values, buffers.keys, buffers.values,
-                              buffers.other_keys, buffers.other_values, equal_runs{run, n}, n,
-                              splits, cmp, stream, policy.network_width);
-      } else if constexpr (merge_eight_way_able<Key, Value>) {
-        e = next_run(run) == 8 * run
-                ? launch_multiway_pass<8, four_way::threads, four_way::items, ranked_items>(
-                      buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run,
-                      n, eight_way_splits, cmp, stream)
-                : launch_multiway_pass<4, four_way::threads, four_way::items, ranked_items>(
-                      buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run,
-                      n, four_way_splits, cmp, stream);
-      } else {
-        e = launch_multiway_pass<4, four_way::threads, four_way::items, ranked_items>(
-            buffers.keys, buffers.values, buffers.other_keys, buffers.other_values, run, n,
-            four_way_splits, cmp, stream);
-      }
+      const std::int64_t merged = next_run(run);
+      const cudaError_t e =
+          merged == 2 * run   ? launch_merge_pass(buffers.keys, buffers.values, buffers.keys,
+                                                  buffers.values, buffers.other_keys,
+                                                  buffers.other_values, equal_runs{run, n}, n,
+                                                  splits, cmp, stream, policy.network_width)
+          : merged == 8 * run ? multiway_pass(eight_ways{}, run)
+                              : multiway_pass(std::integral_constant<int, 4>{}, run);
       if (e != cudaSuccess) return e;
       buffers.flip();
     }

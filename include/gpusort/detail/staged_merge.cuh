@@ -10,7 +10,7 @@
 // several register compare-exchanges). Ties are broken by rank, a first, so the merge is
 // stable; items with values merge serially instead, ties to a. The result is written back
 // over the pair's own slots, so the two-way pass merges one pair in place and the four-way
-// pass (detail/four_way_merge.cuh) merges two pairs and then their results without another
+// pass (detail/multiway_merge.cuh) merges two pairs and then their results without another
 // buffer.
 #pragma once
 

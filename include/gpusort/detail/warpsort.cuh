@@ -45,7 +45,7 @@
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/co_rank_search.cuh>
-#include <gpusort/detail/four_way_merge.cuh>
+#include <gpusort/detail/multiway_merge.cuh>
 #include <gpusort/detail/no_value.cuh>
 #include <gpusort/detail/positioned.cuh>
 #include <gpusort/detail/ragged.cuh>

@@ -1,4 +1,4 @@
-// gpusort/detail/four_way_merge.cuh — a merge pass that merges four or eight runs at once
+// gpusort/detail/multiway_merge.cuh — a merge pass that merges four or eight runs at once
 // (Satish et al.'s multi-way merge, k = 4 or 8), so that a sort crosses device memory half or
 // a third as often as with two-way passes.
 //
@@ -13,10 +13,9 @@
 // share with the next when it does not end on a job boundary), and writes the tile once.
 // What it costs (H200, bench/RESULTS.md runs 77-78): the four-way merge kernel 0.73-0.77x the
 // two two-way ones it replaces; eight-way passes: run 101. The co-rank searches decide where
-// multi-way passes pay: nested
-// merge-path searches (thread::four_way_merge_path, a chain of about log2(w)^2 / 2 loads for
-// runs of w) took 16.6 % of a u32 sort at 2^28; four_way_select_partition says where
-// multisequence selection replaces them.
+// multi-way passes pay: nested merge-path searches (thread::four_way_merge_path, a chain of
+// about log2(w)^2 / 2 loads for runs of w) took 16.6 % of a u32 sort at 2^28;
+// four_way_select_partition says where multisequence selection replaces them.
 #pragma once
 
 #include <gpusort/detail/no_value.cuh>
