@@ -9,7 +9,8 @@
 //    relocation (8), bucket_sort (9: the further levels and the bucket sort = the whole
 //    sort). A step's time is the difference of two consecutive rows. Only the whole sort is
 //    verified (prefixes leave the data partly sorted).
-//  * ds_dist/...: the default policy on every distribution at 2^26 (slowest / fastest).
+//  * ds_dist/...: the default policy on every distribution at 2^26 (slowest / fastest), u32,
+//    u64 and u32:u32.
 // Baselines: cub_radix / cub_merge at the same sizes. Filter with --benchmark_filter.
 #include "common/harness.cuh"
 
@@ -182,9 +183,12 @@ int main(int argc, char** argv) {
     // (b) per-step breakdown (Fig. 5), cumulative prefixes.
     for (int e : {24, 26, 28}) register_steps<std::uint32_t>(std::int64_t(1) << e);
     register_steps<gpusort_test::key64, gpusort_test::key64_less>(std::int64_t(1) << 24);
-    // Distribution insensitivity at 2^26.
-    for (distribution d : gpusort_test::all_distributions)
+    // Distribution insensitivity at 2^26, for each item type of the issue's speed targets.
+    for (distribution d : gpusort_test::all_distributions) {
       register_full<std::uint32_t>("ds_dist", std::int64_t(1) << 26, d, ds_policy{});
+      register_full<std::uint64_t>("ds_dist", std::int64_t(1) << 26, d, ds_policy{});
+      register_full<std::uint32_t, std::uint32_t>("ds_dist", std::int64_t(1) << 26, d, ds_policy{});
+    }
     cub_baseline::register_baselines<std::uint32_t>(std::int64_t(1) << 28, distribution::uniform);
   });
 }

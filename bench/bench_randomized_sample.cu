@@ -1,7 +1,8 @@
 // Tuning study of policy::randomized_sample: the distribution degree k (policy.buckets) and
 // the oversampling factor a swept on uniform u32 keys at 2^24 and 2^26 (every k·a <= 4096,
-// the one-block sample), the default policy on the skewed distributions at 2^26 (the
-// requirement: no slower than 1.3x uniform), and CUB radix / merge on the same inputs.
+// the one-block sample), the default policy on every distribution at 2^26 for u32, u64 and
+// u32:u32 (the requirement: no slower than 1.3x uniform), and CUB radix / merge on the same
+// inputs.
 // Names: "rs/u32/uniform/n:2^26/k:512/a:8", "rs_default/u32/<dist>/n:2^26", "cub_*/...".
 #include "common/harness.cuh"
 
@@ -65,8 +66,12 @@ int main(int argc, char** argv) {
     }
     const std::int64_t n = std::int64_t(1) << 26;
     for (distribution d : gpusort_test::all_distributions) {
-      if (d == distribution::uniform) continue;
-      register_run<std::uint32_t>("rs_default" + suffix<std::uint32_t>(n, d), n, d, {});
+      // u32 uniform at 2^26 is registered with the sweep above.
+      if (d != distribution::uniform)
+        register_run<std::uint32_t>("rs_default" + suffix<std::uint32_t>(n, d), n, d, {});
+      register_run<std::uint64_t>("rs_default" + suffix<std::uint64_t>(n, d), n, d, {});
+      register_run<std::uint32_t, std::uint32_t>(
+          "rs_default" + suffix<std::uint32_t, std::uint32_t>(n, d), n, d, {});
     }
     // The issue's targets at 2^28: u32, u64, u32:u32 (ratios to CUB in the same run), and
     // every k with its largest sample at 2^28.
