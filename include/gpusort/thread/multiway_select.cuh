@@ -87,11 +87,17 @@ __host__ __device__ inline T pick(const T (&values)[N], int index) {
   return found;
 }
 
+// The item at `position` of a run of `count`. Loaded even past the run's end (from its last
+// item, or from `fallback`, a run with items, where it has none) and then ignored: a load
+// under a branch is issued only once the previous item is in, so a step's loads would wait on
+// each other instead of going out together.
 template <class Key, class Compare, class It>
 __host__ __device__ inline selection_item<Key, Compare> selection_item_at(
-    It run_begin, std::int64_t count, int run, std::int64_t position) {
+    It run_begin, std::int64_t count, int run, std::int64_t position, It fallback) {
   const bool real = position < count;
-  return {real ? Key(run_begin[position]) : Key{}, run, real};
+  const It from = count > 0 ? run_begin : fallback;
+  const Key key = from[real ? position : count > 0 ? count - 1 : 0];
+  return {real ? key : Key{}, run, real};
 }
 
 }  // namespace detail
@@ -109,6 +115,11 @@ __host__ __device__ inline multiway_split<WAYS> multiway_select(const It (&runs)
   // none of the 2h-lasts is then right, and each step keeps the invariant above.
   // h is a run-time power of two: its multiples and quotients are shifts by h_log2, not
   // 64-bit multiplications and a division on the step's chain.
+  if (diagonal == 0) return multiway_split<WAYS>{};
+  It fallback = runs[0];  // a run with items: diagonal <= the sum of the counts
+#pragma unroll
+  for (int j = 1; j < WAYS; ++j)
+    if (counts[j] > 0) fallback = runs[j];
   int h_log2 = 0;
   while ((std::int64_t(2) << h_log2) <= diagonal) ++h_log2;
   std::int64_t selected[WAYS];  // h-lasts of each run among the smallest
@@ -126,7 +137,7 @@ __host__ __device__ inline multiway_split<WAYS> multiway_select(const It (&runs)
     for (int j = 0; j < WAYS; ++j) {
       selected[j] *= 2;  // the 2h-lasts selected are the even h-lasts: their tails stay
       next[j] = detail::selection_item_at<Key, Compare>(runs[j], counts[j], j,
-                                                        ((selected[j] + 1) << h_log2) - 1);
+                                                        ((selected[j] + 1) << h_log2) - 1, fallback);
       open[j] = true;
       total += selected[j];
     }
@@ -168,7 +179,7 @@ __host__ __device__ inline multiway_split<WAYS> multiway_select(const It (&runs)
         const std::int64_t kept = detail::pick(selected, out) - 1;
         const item back = kept > 0 ? detail::selection_item_at<Key, Compare>(
                                          detail::pick(runs, out), detail::pick(counts, out), out,
-                                         (kept << h_log2) - 1)
+                                         (kept << h_log2) - 1, fallback)
                                    : item{Key{}, out, true};
 #pragma unroll
         for (int j = 0; j < WAYS; ++j) {
