@@ -1,5 +1,5 @@
 // GPU tests of the sampling and splitter building blocks: block::regular_sample (from
-// global memory and from the shared tile buffer), block::locate_splitters,
+// global memory and from the shared tile buffer), block::stage_to_shared, block::locate_splitters,
 // block::merge_sorted_row (the sorted sample rows merged by ranking), the splitter tree loaded
 // into shared memory (find_bucket with and without equality buckets), and
 // device::bucket_offsets — each against a plain C++ reference on the host, for u32, u64,
@@ -11,6 +11,7 @@
 #include <gpusort/block/merge_sorted_rows.cuh>
 #include <gpusort/block/regular_sample.cuh>
 #include <gpusort/block/splitter_tree.cuh>
+#include <gpusort/block/stage_to_shared.cuh>
 #include <gpusort/compare.cuh>
 #include <gpusort/detail/padded_buffer.cuh>
 #include <gpusort/detail/positioned.cuh>
@@ -24,6 +25,7 @@
 
 namespace {
 
+using gpusort_test::key12;
 using gpusort_test::key16;
 
 #define CUDA_REQUIRE(call)                          \
@@ -119,6 +121,66 @@ std::vector<std::int64_t> sizes_for(int tile) {
 }
 
 int tiles_of(std::int64_t n, int tile) { return static_cast<int>((n + tile - 1) / tile); }
+
+// ---- stage_to_shared ------------------------------------------------------------------------
+
+// Block b stages the counts[b] items at byte starts[b] of `in` and writes the staged copy to
+// the same bytes of `out`, through shared memory filled with a marker beforehand, so that a
+// word the copy missed shows as the marker.
+template <int THREADS, class T>
+__global__ void stage_to_shared_kernel(const unsigned char* in, const int* starts,
+                                       const int* counts, unsigned char* out) {
+  extern __shared__ __align__(16) unsigned char staging[];
+  const int count = counts[blockIdx.x];
+  const std::size_t bytes = gpusort::block::staged_bytes<T>(count);
+  for (std::size_t i = threadIdx.x; i < bytes; i += THREADS) staging[i] = 0xA5;
+  __syncthreads();
+  const auto* from = reinterpret_cast<const T*>(in + starts[blockIdx.x]);
+  const T* staged = gpusort::block::stage_to_shared<THREADS>(staging, from, count);
+  __syncthreads();
+  T* to = reinterpret_cast<T*>(out + starts[blockIdx.x]);
+  for (int i = threadIdx.x; i < count; i += THREADS) to[i] = staged[i];
+}
+
+// Arrays at every phase within 16 bytes that T's alignment allows, with counts that end
+// inside the first chunk, on a chunk boundary and past one, and a tile of thousands of items.
+template <int THREADS, class T>
+void check_stage_to_shared(std::mt19937_64& rng) {
+  constexpr int phases = static_cast<int>(alignof(T) < 16 ? 16 / alignof(T) : 1);
+  const int count_choices[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 33, 1000, 4099};
+  std::vector<int> starts, counts;
+  int end = 0;  // bytes
+  for (int phase = 0; phase < phases; ++phase) {
+    for (int count : count_choices) {
+      starts.push_back((end + 15) / 16 * 16 + phase * static_cast<int>(alignof(T)));
+      counts.push_back(count);
+      end = starts.back() + count * static_cast<int>(sizeof(T));
+    }
+  }
+  std::vector<unsigned char> input(static_cast<std::size_t>(end));
+  for (auto& byte : input) byte = static_cast<unsigned char>(rng());
+  device_array<unsigned char> d_in(input);
+  device_array<unsigned char> d_out(input.size());
+  CUDA_REQUIRE(cudaMemset(d_out.ptr, 0, input.size()));
+  device_array<int> d_starts(starts);
+  device_array<int> d_counts(counts);
+  const std::size_t shared = gpusort::block::staged_bytes<T>(4099);
+  auto kernel = stage_to_shared_kernel<THREADS, T>;
+  CUDA_REQUIRE(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(shared)));
+  kernel<<<static_cast<unsigned>(starts.size()), THREADS, shared>>>(d_in.ptr, d_starts.ptr,
+                                                                    d_counts.ptr, d_out.ptr);
+  require_launch_ok();
+  const auto out = d_out.to_host();
+  for (std::size_t b = 0; b < starts.size(); ++b) {
+    CAPTURE(b, starts[b], counts[b]);
+    const auto first = input.begin() + starts[b];
+    const auto last = first + counts[b] * static_cast<int>(sizeof(T));
+    const auto wrong = std::mismatch(first, last, out.begin() + starts[b]).first;
+    INFO("first wrong byte: " << (wrong - first));
+    REQUIRE(wrong == last);
+  }
+}
 
 // ---- regular_sample -------------------------------------------------------------------------
 
@@ -400,6 +462,14 @@ TEMPLATE_TEST_CASE("regular_sample takes s equidistant samples on the GPU", "[gp
   std::mt19937_64 rng(1);
   check_regular_sample<64, TestType>(rng);
   check_regular_sample<256, TestType>(rng);
+}
+
+TEMPLATE_TEST_CASE("stage_to_shared copies an array at every phase within 16 bytes",
+                   "[gpu][splitters][sanitize]", std::uint8_t, std::uint16_t, std::uint32_t,
+                   std::uint64_t, float, key12, key16) {
+  std::mt19937_64 rng(7);
+  check_stage_to_shared<64, TestType>(rng);
+  check_stage_to_shared<256, TestType>(rng);
 }
 
 TEMPLATE_TEST_CASE("locate_splitters ranks every splitter in every tile", "[gpu][splitters][sanitize]",

@@ -57,6 +57,7 @@
 #include <gpusort/block/locate_splitters.cuh>
 #include <gpusort/block/merge_sorted_rows.cuh>
 #include <gpusort/block/regular_sample.cuh>
+#include <gpusort/block/stage_to_shared.cuh>
 #include <gpusort/block/tile_io.cuh>
 #include <gpusort/detail/algorithm.cuh>
 #include <gpusort/detail/bucket_major_index.cuh>
@@ -185,6 +186,12 @@ struct deterministic_sample_tuning {
   static constexpr int min_samples = 4;
   // A tile's splitters and table row live in shared memory.
   static constexpr int max_samples = 1024;
+  // Past L2, step 6 stages its tile (deterministic_sample_locate_kernel) from this many
+  // samples on: there the searches read most of the tile anyway (u64 at 2^26, s = 192: 446
+  // of 512 MB a level, H100, bench/RESULTS.md run 103), so the copy costs about what it
+  // saves on uniform input and makes the step cost the same on sorted input. With s = 96
+  // (2^24) uniform sorts were up to 2 % slower staged (run 104).
+  static constexpr int staged_locate_min_samples = 192;
   // Step 4 merges a segment's sorted sample rows (deterministic_sample_merges_rows) by one
   // block a row where the row's searches (its segment's tiles times s) are at most
   // merge_limits.row_searches; else, where the level's (rows times a row's) are at most
@@ -258,7 +265,7 @@ constexpr std::size_t deterministic_sample_locate_bytes(int samples) {
 template <class Key>
 constexpr std::size_t deterministic_sample_staged_locate_bytes(int samples, int tile_items) {
   return (deterministic_sample_locate_bytes<Key>(samples) + 15) / 16 * 16 +
-         static_cast<std::size_t>(tile_items) * sizeof(Key);
+         block::staged_bytes<Key>(tile_items);
 }
 
 // The largest s, up to `limit`, whose splitters the locate kernel holds without opting in
@@ -594,8 +601,8 @@ __global__ void __launch_bounds__(THREADS)
   auto* splitter_positions = reinterpret_cast<std::int64_t*>(shared_bytes);
   auto* splitter_keys = reinterpret_cast<Key*>(
       shared_bytes + (splitters * sizeof(std::int64_t) + 15) / 16 * 16);
-  auto* staged_tile = reinterpret_cast<Key*>(
-      shared_bytes + (deterministic_sample_locate_bytes<Key>(samples) + 15) / 16 * 16);
+  unsigned char* staged_tile =
+      shared_bytes + (deterministic_sample_locate_bytes<Key>(samples) + 15) / 16 * 16;
   const std::int64_t row = blockIdx.x;
   int* ranks = rank_table + row * samples;
   const deterministic_sample_tile t =
@@ -618,8 +625,7 @@ __global__ void __launch_bounds__(THREADS)
   }
   const Key* sorted_tile = keys + t.offset;
   if (staged) {
-    for (int i = threadIdx.x; i < t.valid; i += THREADS) staged_tile[i] = sorted_tile[i];
-    sorted_tile = staged_tile;
+    sorted_tile = block::stage_to_shared<THREADS>(staged_tile, sorted_tile, t.valid);
   }
   __syncthreads();
   block::locate_splitters<THREADS>(sorted_tile, t.valid, t.offset, splitter_keys,
@@ -789,14 +795,17 @@ struct deterministic_sample_setup {
     // Staged where the level's items, just written by the tile sort, are still in L2: the
     // copy then costs little against the search's chains of dependent reads, which made the
     // step latency-bound in global memory (H200, bench/RESULTS.md run 60: the step 1.3-2.2x
-    // faster from 2^16 to 2^23 on u32, u32:u32 and u64 keys). Past L2 the copy is one more
-    // pass over DRAM: sorts staged there measured up to 6 % slower (2^24 to 2^28).
+    // faster from 2^16 to 2^23 on u32, u32:u32 and u64 keys). Past L2, from
+    // staged_locate_min_samples on (H100, run 104): whole sorts of uniform input 2.0-3.1 %
+    // faster at 2^28 and within 1 % at 2^26, where the step now costs on uniform input what
+    // it costs on sorted input.
     int l2_bytes = 0;
     if (cudaError_t e = cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device)) return e;
     setup.locate_staged =
         deterministic_sample_staged_locate_bytes<Key>(setup.samples, setup.tile_items) <=
             static_cast<std::size_t>(shared_optin) &&
-        n * static_cast<std::int64_t>(tuning::item_bytes) <= l2_bytes;
+        (n * static_cast<std::int64_t>(tuning::item_bytes) <= l2_bytes ||
+         setup.samples >= tuning::staged_locate_min_samples);
     setup.plan = deterministic_sample_plan(n, setup.tile_items, setup.samples, max_segment);
     if (!setup.plan.feasible) return cudaErrorInvalidValue;
 
