@@ -585,24 +585,25 @@ __global__ void __launch_bounds__(THREADS)
 // Steps 5–6. ranks row r: ranks[b] (b < s − 1) items of the tile precede splitter b;
 // ranks[s − 1] = the tile's size; and the tile's count of each bucket goes to the count
 // table, in the order step 7 scans it (bucket_major_index). Rows without a tile get zeros.
-// `staged`: the sorted tile is copied to shared memory first (its dynamic shared memory
+// STAGED: the sorted tile is copied to shared memory first (its dynamic shared memory
 // sized by deterministic_sample_staged_locate_bytes), as the paper searches it: the halving
 // search's levels follow one another, each a chain of dependent reads, which from global
-// memory made the step latency-bound.
-template <int THREADS, class Table, class Key, class Offset, class Compare>
+// memory made the step latency-bound. A template parameter, not a run-time flag: the copy's
+// code took the kernel from 32 to 40 registers for 8-byte keys, and the unstaged searches,
+// which want every block an SM holds, then ran at 12 blocks an SM instead of 16 (u64 sorts
+// at 2^24 3 % slower, H100, bench/RESULTS.md run 105).
+template <int THREADS, bool STAGED, class Table, class Key, class Offset, class Compare>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_locate_kernel(const Key* keys, const std::int64_t* segment_offsets,
                                        const std::int64_t* tile_starts,
                                        const std::int64_t* row_segments, int tile_items, int samples,
-                                       bool staged, Table sorted_samples, int* rank_table,
+                                       Table sorted_samples, int* rank_table,
                                        Offset* count_table, Compare cmp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int splitters = samples - 1;
   auto* splitter_positions = reinterpret_cast<std::int64_t*>(shared_bytes);
   auto* splitter_keys = reinterpret_cast<Key*>(
       shared_bytes + (splitters * sizeof(std::int64_t) + 15) / 16 * 16);
-  unsigned char* staged_tile =
-      shared_bytes + (deterministic_sample_locate_bytes<Key>(samples) + 15) / 16 * 16;
   const std::int64_t row = blockIdx.x;
   int* ranks = rank_table + row * samples;
   const deterministic_sample_tile t =
@@ -624,7 +625,9 @@ __global__ void __launch_bounds__(THREADS)
     splitter_positions[b] = sorted_samples.position(g);
   }
   const Key* sorted_tile = keys + t.offset;
-  if (staged) {
+  if constexpr (STAGED) {
+    unsigned char* staged_tile =
+        shared_bytes + (deterministic_sample_locate_bytes<Key>(samples) + 15) / 16 * 16;
     sorted_tile = block::stage_to_shared<THREADS>(staged_tile, sorted_tile, t.valid);
   }
   __syncthreads();
@@ -1048,11 +1051,13 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
       const std::size_t bytes = setup.locate_staged
                                     ? deterministic_sample_staged_locate_bytes<Key>(s, tile)
                                     : deterministic_sample_locate_bytes<Key>(s);
-      const auto kernel = deterministic_sample_locate_kernel<threads, Table, Key, Offset, Compare>;
+      const auto kernel =
+          setup.locate_staged
+              ? deterministic_sample_locate_kernel<threads, true, Table, Key, Offset, Compare>
+              : deterministic_sample_locate_kernel<threads, false, Table, Key, Offset, Compare>;
       if (cudaError_t e = allow_dynamic_shared(kernel, bytes)) return e;
       kernel<<<grid, threads, bytes, stream>>>(current_keys, segments, tile_starts, row_segments,
-                                               tile, s, setup.locate_staged, sorted_samples, ranks,
-                                               offsets, cmp);
+                                               tile, s, sorted_samples, ranks, offsets, cmp);
       if (cudaError_t e = cudaPeekAtLastError()) return e;
     }
     if (first && stop_after == stop::sample_indexing) return cudaSuccess;
