@@ -14,9 +14,13 @@
 // splitter over the whole tile; each further level searches the middles of the halves left
 // over, each one only between the ranks its two already-located neighbours found. Level l
 // runs 2^l independent searches, spread over the block's threads (a thread takes several
-// when 2^l > THREADS); a barrier separates the levels. Besides shortening each search, this
-// keeps the early levels — where all searches would start at the same tile items — from
-// piling onto the same shared-memory addresses, which is the contention the paper avoids.
+// when 2^l > THREADS); a barrier separates the levels. The paper's levels keep searches
+// from piling onto the same shared-memory addresses; on today's GPUs a warp's reads of one
+// address are a broadcast, and the early levels, each a chain of dependent reads behind a
+// barrier with most threads idle, cost more than they save. So the block runs the top
+// levels at once: every splitter whose slot is a multiple of the first step
+// (halving_first_step: the least power of two that leaves at most THREADS of them) is
+// searched over the whole tile, and the levels below it halve as the paper does.
 // For s that is not 2^L - 1 the splitters are placed at virtual slots 1..s of a tree over
 // 1..P-1 (P the least power of two > s); the slots past s stand for "after the tile" and
 // cost no search.
@@ -25,7 +29,8 @@
 // allowed: they get equal ranks); every thread of the block calls; tile and splitters are
 // visible to all threads (the caller syncs before). `ranks` may be shared or global memory
 // (read back between levels); it is complete and visible to the whole block on return.
-// Cost: ceil(log2(s + 1)) levels and barriers; about s·log2(2·valid_items / s) comparisons.
+// Cost: log2(halving_first_step) + 1 barriers; a search chain of about
+// log2(valid_items) + log2(first step) · log2(2·valid_items·first step / s) dependent reads.
 #pragma once
 
 #include <gpusort/detail/positioned.cuh>
@@ -87,6 +92,15 @@ __host__ __device__ inline void halving_search(const Key* sorted_tile, int valid
                                   splitter_positions[b], cmp);
 }
 
+// The step of the first level that the block searches: the least power of two h for which
+// at most `threads` slots are multiples of h. Those slots' splitters are searched at once,
+// each over the whole tile; the levels from h / 2 down to 1 follow.
+__host__ __device__ inline int halving_first_step(int splitters, int threads) {
+  int step = 1;
+  while (splitters / step > threads) step *= 2;
+  return step;
+}
+
 }  // namespace detail
 
 namespace block {
@@ -96,9 +110,15 @@ __device__ void locate_splitters(const Key* sorted_tile, int valid_items, std::i
                                  const Key* splitter_keys,
                                  const std::int64_t* splitter_positions, int splitters,
                                  int* ranks, Compare cmp) {
-  const int span = detail::halving_tree_span(splitters);
+  const int first = detail::halving_first_step(splitters, THREADS);
+  for (int slot = threadIdx.x; slot < splitters / first; slot += THREADS) {
+    const int b = (slot + 1) * first - 1;
+    ranks[b] = splitter_rank(sorted_tile, 0, valid_items, tile_offset, splitter_keys[b],
+                             splitter_positions[b], cmp);
+  }
+  __syncthreads();
 #pragma unroll 1
-  for (int half = span / 2; half >= 1; half /= 2) {
+  for (int half = first / 2; half >= 1; half /= 2) {
     // Only slots v = (2 * node + 1) * half <= splitters hold a splitter.
     const int searches = (splitters / half + 1) / 2;
     for (int node = threadIdx.x; node < searches; node += THREADS) {
