@@ -227,15 +227,6 @@ TEST_CASE("splitter_rank counts the tile items preceding a (key, position)", "[l
   }
 }
 
-TEST_CASE("halving_tree_span is the least power of two above s", "[locate_splitters]") {
-  for (int s = 0; s <= 1030; ++s) {
-    const int span = gpusort::detail::halving_tree_span(s);
-    REQUIRE(span > s);
-    REQUIRE((span & (span - 1)) == 0);
-    REQUIRE(span / 2 <= s);
-  }
-}
-
 TEST_CASE("halving_first_step is the least power of two leaving at most threads slots",
           "[locate_splitters]") {
   for (int threads : {1, 3, 32, 128}) {
@@ -255,7 +246,6 @@ std::vector<int> halving_ranks(const std::vector<int>& tile, std::int64_t offset
                                const splitter_set& s, int threads) {
   const int count = static_cast<int>(s.keys.size());
   std::vector<int> ranks(count, -1);
-  const int span = gpusort::detail::halving_tree_span(count);
   const int first = gpusort::detail::halving_first_step(count, threads);
   for (int slot = count / first - 1; slot >= 0; --slot) {
     const int b = (slot + 1) * first - 1;
@@ -263,7 +253,7 @@ std::vector<int> halving_ranks(const std::vector<int>& tile, std::int64_t offset
                                              s.keys[b], s.positions[b], gpusort::less{});
   }
   for (int half = first / 2; half >= 1; half /= 2) {
-    for (int node = span / (2 * half) - 1; node >= 0; --node) {
+    for (int node = (count / half + 1) / 2 - 1; node >= 0; --node) {
       gpusort::detail::halving_search(tile.data(), static_cast<int>(tile.size()), offset,
                                       s.keys.data(), s.positions.data(), count, ranks.data(),
                                       half, node, gpusort::less{});

@@ -20,10 +20,10 @@
 // barrier with most threads idle, cost more than they save. So the block runs the top
 // levels at once: every splitter whose slot is a multiple of the first step
 // (halving_first_step: the least power of two that leaves at most THREADS of them) is
-// searched over the whole tile, and the levels below it halve as the paper does.
-// For s that is not 2^L - 1 the splitters are placed at virtual slots 1..s of a tree over
-// 1..P-1 (P the least power of two > s); the slots past s stand for "after the tile" and
-// cost no search.
+// searched over the whole tile, and the levels below it halve as the paper does (measured
+// 2-5 % faster whole sorts than the paper's levels on an H100: bench/RESULTS.md run 106).
+// Splitter b sits at slot b + 1; slots past s stand for "after the tile" (rank valid_items)
+// and cost no search, so s need not be 2^L - 1.
 //
 // Preconditions: 0 <= valid_items; splitters sorted under detail::precedes (equal pairs
 // allowed: they get equal ranks); every thread of the block calls; tile and splitters are
@@ -62,17 +62,10 @@ __host__ __device__ inline int splitter_rank(const Key* sorted_tile, int lo, int
 
 namespace detail {
 
-// The smallest power of two strictly greater than s: virtual slots 1..P-1 of the halving tree.
-__host__ __device__ inline int halving_tree_span(int splitters) {
-  int span = 1;
-  while (span <= splitters) span *= 2;
-  return span;
-}
-
-// Search `node` of the level with step `half` (node < span / (2 * half)). Virtual slot v
-// (1 <= v < span) holds splitter v - 1; the level searches the odd multiples of `half`, whose
-// neighbours v ± half were located at an earlier level or are the tile's ends (slot 0, and
-// the slots past the last splitter). Running the levels from half = span / 2 down to 1, each
+// Search `node` of the level with step `half`: slot v = (2 * node + 1) * half, which holds
+// splitter v - 1 where v <= s. Its neighbours v ± half were located at an earlier level or
+// are the tile's ends (slot 0, and the slots past the last splitter). Once every multiple of
+// the first step is located, running the levels from half = first step / 2 down to 1, each
 // level's searches in any order, fills ranks[0, splitters).
 template <class Key, class Compare>
 __host__ __device__ inline void halving_search(const Key* sorted_tile, int valid_items,
