@@ -21,7 +21,7 @@
 // levels at once: every splitter whose slot is a multiple of the first step
 // (halving_first_step: the least power of two that leaves at most THREADS of them) is
 // searched over the whole tile, and the levels below it halve as the paper does (measured
-// 2-5 % faster whole sorts than the paper's levels on an H100: bench/RESULTS.md run 106).
+// 1-5 % faster whole sorts than the paper's levels on an H100: bench/RESULTS.md run 106).
 // Splitter b sits at slot b + 1; slots past s stand for "after the tile" (rank valid_items)
 // and cost no search, so s need not be 2^L - 1.
 //
