@@ -227,24 +227,33 @@ TEST_CASE("splitter_rank counts the tile items preceding a (key, position)", "[l
   }
 }
 
-TEST_CASE("halving_tree_span is the least power of two above s", "[locate_splitters]") {
-  for (int s = 0; s <= 1030; ++s) {
-    const int span = gpusort::detail::halving_tree_span(s);
-    REQUIRE(span > s);
-    REQUIRE((span & (span - 1)) == 0);
-    REQUIRE(span / 2 <= s);
+TEST_CASE("halving_first_step is the least power of two leaving at most threads slots",
+          "[locate_splitters]") {
+  for (int threads : {1, 3, 32, 128}) {
+    for (int s = 0; s <= 1030; ++s) {
+      CAPTURE(threads, s);
+      const int step = gpusort::detail::halving_first_step(s, threads);
+      REQUIRE((step & (step - 1)) == 0);
+      REQUIRE(s / step <= threads);
+      if (step > 1) REQUIRE(s / (step / 2) > threads);
+    }
   }
 }
 
-// The levels of block::locate_splitters, run one after the other; inside a level the
-// searches run in reverse to show they do not depend on one another.
+// The levels of block::locate_splitters for a block of `threads`, run one after the other;
+// inside a level the searches run in reverse to show they do not depend on one another.
 std::vector<int> halving_ranks(const std::vector<int>& tile, std::int64_t offset,
-                               const splitter_set& s) {
+                               const splitter_set& s, int threads) {
   const int count = static_cast<int>(s.keys.size());
   std::vector<int> ranks(count, -1);
-  const int span = gpusort::detail::halving_tree_span(count);
-  for (int half = span / 2; half >= 1; half /= 2) {
-    for (int node = span / (2 * half) - 1; node >= 0; --node) {
+  const int first = gpusort::detail::halving_first_step(count, threads);
+  for (int slot = count / first - 1; slot >= 0; --slot) {
+    const int b = (slot + 1) * first - 1;
+    ranks[b] = gpusort::block::splitter_rank(tile.data(), 0, static_cast<int>(tile.size()), offset,
+                                             s.keys[b], s.positions[b], gpusort::less{});
+  }
+  for (int half = first / 2; half >= 1; half /= 2) {
+    for (int node = (count / half + 1) / 2 - 1; node >= 0; --node) {
       gpusort::detail::halving_search(tile.data(), static_cast<int>(tile.size()), offset,
                                       s.keys.data(), s.positions.data(), count, ranks.data(),
                                       half, node, gpusort::less{});
@@ -262,10 +271,12 @@ TEST_CASE("the halving search locates every splitter", "[locate_splitters]") {
         const std::int64_t offset = 5000;
         const auto tile = make_sorted_tile(size, key_range, rng);
         const auto s = make_splitters(tile, offset, count, key_range, rng);
-        const auto ranks = halving_ranks(tile, offset, s);
-        for (int b = 0; b < count; ++b) {
-          CAPTURE(b);
-          REQUIRE(ranks[b] == brute_rank(tile, offset, s.keys[b], s.positions[b]));
+        for (int threads : {1, 4, 32, 1024}) {
+          const auto ranks = halving_ranks(tile, offset, s, threads);
+          for (int b = 0; b < count; ++b) {
+            CAPTURE(threads, b);
+            REQUIRE(ranks[b] == brute_rank(tile, offset, s.keys[b], s.positions[b]));
+          }
         }
       }
     }
@@ -294,7 +305,7 @@ TEST_CASE("ties by position split an all-equal input into even buckets", "[locat
   }
   std::vector<long long> bucket_sizes(samples + 1, 0);
   for (int t = 0; t < tiles; ++t) {
-    const auto ranks = halving_ranks(tile, std::int64_t{t} * tile_items, s);
+    const auto ranks = halving_ranks(tile, std::int64_t{t} * tile_items, s, 4);
     int previous = 0;
     for (int b = 0; b < samples; ++b) {
       bucket_sizes[b] += ranks[b] - previous;
