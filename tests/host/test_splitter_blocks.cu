@@ -248,9 +248,9 @@ std::vector<int> halving_ranks(const std::vector<int>& tile, std::int64_t offset
   std::vector<int> ranks(count, -1);
   const int first = gpusort::detail::halving_first_step(count, threads);
   for (int slot = count / first - 1; slot >= 0; --slot) {
-    const int b = (slot + 1) * first - 1;
-    ranks[b] = gpusort::block::splitter_rank(tile.data(), 0, static_cast<int>(tile.size()), offset,
-                                             s.keys[b], s.positions[b], gpusort::less{});
+    gpusort::detail::halving_first_search(tile.data(), static_cast<int>(tile.size()), offset,
+                                          s.keys.data(), s.positions.data(), ranks.data(), first,
+                                          slot, gpusort::less{});
   }
   for (int half = first / 2; half >= 1; half /= 2) {
     for (int node = (count / half + 1) / 2 - 1; node >= 0; --node) {

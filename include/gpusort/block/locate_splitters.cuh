@@ -85,6 +85,21 @@ __host__ __device__ inline void halving_search(const Key* sorted_tile, int valid
                                   splitter_positions[b], cmp);
 }
 
+// Search slot `slot` of the first level, whose step is `first`: slot (slot + 1) * first holds
+// splitter (slot + 1) * first - 1, for slot < splitters / first. No neighbour is located yet,
+// so the search spans the whole tile; the level's searches run in any order.
+template <class Key, class Compare>
+__host__ __device__ inline void halving_first_search(const Key* sorted_tile, int valid_items,
+                                                     std::int64_t tile_offset,
+                                                     const Key* splitter_keys,
+                                                     const std::int64_t* splitter_positions,
+                                                     int* ranks, int first, int slot,
+                                                     Compare cmp) {
+  const int b = (slot + 1) * first - 1;
+  ranks[b] = block::splitter_rank(sorted_tile, 0, valid_items, tile_offset, splitter_keys[b],
+                                  splitter_positions[b], cmp);
+}
+
 // The step of the first level that the block searches: the least power of two h for which
 // at most `threads` slots are multiples of h. Those slots' splitters are searched at once,
 // each over the whole tile; the levels from h / 2 down to 1 follow.
@@ -105,9 +120,8 @@ __device__ void locate_splitters(const Key* sorted_tile, int valid_items, std::i
                                  int* ranks, Compare cmp) {
   const int first = detail::halving_first_step(splitters, THREADS);
   for (int slot = threadIdx.x; slot < splitters / first; slot += THREADS) {
-    const int b = (slot + 1) * first - 1;
-    ranks[b] = splitter_rank(sorted_tile, 0, valid_items, tile_offset, splitter_keys[b],
-                             splitter_positions[b], cmp);
+    detail::halving_first_search(sorted_tile, valid_items, tile_offset, splitter_keys,
+                                 splitter_positions, ranks, first, slot, cmp);
   }
   __syncthreads();
 #pragma unroll 1
