@@ -215,11 +215,22 @@ struct deterministic_sample_tuning {
   // A block a row, a thread a search of another group's run (u32 at 2^20: 6 · 192 of them).
   static constexpr int merge_groups_threads = 512;
   static constexpr int locate_threads = 128;
-  static constexpr int relocate_threads = 256;
+  // Pairs of up to 8 bytes relocate in blocks of 1024 threads with 8 items each: one block an
+  // SM, 8K items a sweep. On uniform input each tile scatters its keys and its values over s
+  // runs apiece; the fewer tiles an SM writes at once, the faster (H100, bench/RESULTS.md run
+  // 109: u32:u32 at 2^26 0.62 ms with three blocks of 256 an SM, 0.67 with four, 0.72 with six,
+  // 0.53 with this one; whole sorts at 2^28 3 % faster). Sorted input, a run or two a tile, goes
+  // the other way (0.43 -> 0.49 ms), which brings it nearer to the others. u64 keys, one
+  // stream of 8-byte items, sorted 1-3 % slower this way below 2^28 and keep the keys' shape.
+  static constexpr bool relocate_wide_blocks = has_values<Value> && item_bytes > 4 && item_bytes <= 8;
+  static constexpr int relocate_threads = relocate_wide_blocks ? 1024 : 256;
   // Items a relocating thread holds in registers at once: 16 (up to 256 bytes) measured
   // best (bench/RESULTS.md run 30: 4.3 % off u32 at 2^28 against one at a time).
   static constexpr int relocate_items =
-      item_bytes > 256 ? 1 : item_bytes > 16 ? static_cast<int>(256 / item_bytes) : 16;
+      relocate_wide_blocks ? 8
+      : item_bytes > 256   ? 1
+      : item_bytes > 16    ? static_cast<int>(256 / item_bytes)
+                           : 16;
   static constexpr int helper_threads = 256;
 };
 
