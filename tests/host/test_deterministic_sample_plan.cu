@@ -440,6 +440,42 @@ std::vector<std::uint32_t> simulate_sort(std::vector<std::uint32_t> keys, int ti
 
 }  // namespace
 
+TEST_CASE("step 8's bucket searches, one at a time or stepped together, find each item's first "
+          "rank above it",
+          "[deterministic_sample]") {
+  namespace d = gpusort::detail;
+  std::mt19937 rng(110);
+  for (int s : {1, 2, 3, 5, 64, 191, 192, 256, 384}) {
+    for (int form = 0; form < 3; ++form) {
+      // ranks[0..s-2] non-decreasing in [0, size], ranks[s-1] = size: random, with runs of
+      // equal ranks (empty buckets), or all at one end.
+      const int size = 1 + static_cast<int>(rng() % 9000);
+      std::vector<int> ranks(s);
+      for (int b = 0; b < s - 1; ++b)
+        ranks[b] = form == 0 ? static_cast<int>(rng() % (size + 1))
+                   : form == 1 ? static_cast<int>(rng() % 4) * size / 3
+                               : (b % 2 == 0 ? 0 : size);
+      std::sort(ranks.begin(), ranks.end() - 1);
+      ranks[s - 1] = size;
+      constexpr int items = 16;
+      for (int stride : {1, 7, 256}) {
+        for (int first = 0; first < size; first += 1 + static_cast<int>(rng() % 97)) {
+          int buckets[items];
+          d::deterministic_sample_buckets_of(first, stride, ranks.data(), s, buckets);
+          for (int r = 0; r < items; ++r) {
+            const int i = first + r * stride;
+            if (i >= size) break;
+            const auto expected = std::upper_bound(ranks.begin(), ranks.end() - 1, i) - ranks.begin();
+            INFO("s " << s << " form " << form << " stride " << stride << " item " << i);
+            REQUIRE(buckets[r] == expected);
+            REQUIRE(d::deterministic_sample_bucket_of(i, ranks.data(), s) == expected);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("the planned levels, run on the host with the kernels' helpers, sort",
           "[deterministic_sample]") {
   const int distinct = GENERATE(0, 1, 2, 17);

@@ -231,6 +231,12 @@ struct deterministic_sample_tuning {
       : item_bytes > 256   ? 1
       : item_bytes > 16    ? static_cast<int>(256 / item_bytes)
                            : 16;
+  // A relocating thread's bucket searches step together (deterministic_sample_buckets_of)
+  // for keys of up to 4 bytes and the pairs above; one after another for the rest (H100,
+  // bench/RESULTS.md run 110: step 8 on uniform 2^26 u32 0.305 -> 0.277 ms, u32:u32 0.533
+  // -> 0.515, whole sorts of u32 at 2^24 3 % faster; u64 keys' whole sorts took 0.6-0.8 %
+  // longer at 2^26-2^28 with theirs together, run 109).
+  static constexpr bool relocate_searches_together = item_bytes <= 4 || relocate_wide_blocks;
   static constexpr int helper_threads = 256;
 };
 
@@ -390,6 +396,27 @@ __host__ __device__ inline int deterministic_sample_bucket_of(int i, const int* 
     if (row_ranks[mid] <= i) lo = mid + 1; else hi = mid;
   }
   return lo;
+}
+
+// The buckets of ITEMS tile items at once, item r being first + r·stride, each as
+// deterministic_sample_bucket_of finds it, by binary lifting: how many of ranks[0..s−2] are
+// <= i. The searches take their steps together and without branches, so each step has ITEMS
+// independent shared-memory reads in flight where one search after another is a chain of
+// dependent reads. Where it pays is measured (relocate_searches_together).
+template <int ITEMS>
+__host__ __device__ inline void deterministic_sample_buckets_of(int first, int stride, const int* row_ranks,
+                                                                int samples, int (&buckets)[ITEMS]) {
+  int top_step = 1;
+  while (top_step * 2 <= samples - 1) top_step *= 2;
+#pragma unroll
+  for (int r = 0; r < ITEMS; ++r) buckets[r] = 0;
+  for (int step = top_step; step > 0; step /= 2) {
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+      const int probe = buckets[r] + step;
+      if (probe <= samples - 1 && row_ranks[probe - 1] <= first + r * stride) buckets[r] = probe;
+    }
+  }
 }
 
 // Entry i of the next level's segment offsets: where bucket i % s of segment i / s starts
@@ -657,7 +684,7 @@ __global__ void __launch_bounds__(THREADS)
 // the buckets as the next level's segments: next[k·s + b] = where bucket b of segment k
 // starts, next[K·s] = n (a launch of their own took 2.6-2.9 µs a level, H200, run 64).
 // Reads coalesced; writes coalesced within each bucket's run.
-template <int THREADS, int ITEMS, class Key, class Value, class Offset>
+template <int THREADS, int ITEMS, bool SEARCHES_TOGETHER, class Key, class Value, class Offset>
 __global__ void __launch_bounds__(THREADS)
     deterministic_sample_relocate_kernel(const Key* keys_in, const Value* values_in, Key* keys_out,
                                          Value* values_out, const std::int64_t* segment_offsets,
@@ -697,11 +724,15 @@ __global__ void __launch_bounds__(THREADS)
         if constexpr (has_values<Value>) values[r] = values_in[t.offset + i];
       }
     }
+    int buckets[ITEMS];
+    if constexpr (SEARCHES_TOGETHER)
+      deterministic_sample_buckets_of(first + static_cast<int>(threadIdx.x), THREADS, row_ranks, samples,
+                                      buckets);
 #pragma unroll
     for (int r = 0; r < ITEMS; ++r) {
       const int i = first + r * THREADS + threadIdx.x;
       if (i < t.valid) {
-        const int b = deterministic_sample_bucket_of(i, row_ranks, samples);
+        const int b = SEARCHES_TOGETHER ? buckets[r] : deterministic_sample_bucket_of(i, row_ranks, samples);
         const int start = b > 0 ? row_ranks[b - 1] : 0;
         const std::int64_t to = row_offsets[b] + (i - start);
         keys_out[to] = keys[r];
@@ -1083,7 +1114,7 @@ cudaError_t deterministic_sample_levels(const deterministic_sample_setup<Key, Va
     {
       constexpr int threads = tuning::relocate_threads;
       const std::size_t bytes = static_cast<std::size_t>(s) * (sizeof(std::int64_t) + sizeof(int));
-      deterministic_sample_relocate_kernel<threads, tuning::relocate_items>
+      deterministic_sample_relocate_kernel<threads, tuning::relocate_items, tuning::relocate_searches_together>
           <<<grid, threads, bytes, stream>>>(
           current_keys, current_values, other_keys, other_values, segments, tile_starts,
           row_segments, tile, s, ranks, offsets, k, next_segments, n);
