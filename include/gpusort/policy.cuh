@@ -39,7 +39,8 @@ struct randomized_sample {
 struct warpsort {
   int merge_width = 0;  // t: items in a warp's merge buffer: 0 (tuned: 64 below 5 * 2^18
                         // items, 128 from there, 256 from 7 * 2^18; for 4-byte items 512
-                        // from 2^22, 1024 from 3 * 2^22; items of more than 24 bytes at
+                        // from 2^22, 1024 from 3 * 2^22, 256 again from 2^25, where step 2
+                        // merges four runs a pass; items of more than 24 bytes at
                         // most 128, of more than 48 bytes 64) or 64, 128, 256, and 512 or
                         // 1024 for 4-byte items; others, and widths whose warp buffer would
                         // not fit in 48 KB of shared memory (items of hundreds of bytes):

@@ -75,7 +75,7 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   }
   // Four runs a pass: u32:u32 at 2^24 (2048 runs of 8K) in 5 passes instead of 9, then one
   // step-4 level instead of two. The policy merges four a pass for items of 4 to 8 bytes from
-  // 256 MiB of items (four_way_from).
+  // four_way_from items: 256 MiB of 8-byte items, 2^25 4-byte ones.
   using pair_tuning = warpsort_tuning<std::uint32_t, std::uint32_t>;
   using key_tuning = warpsort_tuning<std::uint32_t, no_value>;
   const warpsort_shape<std::uint32_t, std::uint32_t> two(std::int64_t(1) << 24, false), four(std::int64_t(1) << 24, true);
@@ -90,7 +90,7 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   STATIC_REQUIRE(!warpsort_tuning<std::uint64_t, std::uint64_t>::four_way_passes);
   STATIC_REQUIRE(pair_tuning::four_way_from == std::int64_t(1) << 25);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::four_way_from == std::int64_t(1) << 25);
-  STATIC_REQUIRE(key_tuning::four_way_from == std::int64_t(1) << 26);
+  STATIC_REQUIRE(key_tuning::four_way_from == std::int64_t(1) << 25);
   REQUIRE(warpsort_shape<std::uint32_t, std::uint32_t>(pair_tuning::four_way_from - 1).step2_ways == 2);
   REQUIRE(warpsort_shape<std::uint32_t, std::uint32_t>(pair_tuning::four_way_from).step2_ways == 4);
   REQUIRE(warpsort_shape<std::uint32_t, no_value>(key_tuning::four_way_from - 1).step2_ways == 2);
@@ -226,7 +226,11 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   CHECK(width_at(u32{}, 3 * (std::int64_t(1) << 22)) == 1024);
   CHECK(width_u32(24) == 1024);
   CHECK(width_at(u64{}, std::int64_t(1) << 24) == 256);
-  CHECK(width_u32(28) == 1024);
+  // Run 111: where step 2 merges four runs a pass (4-byte keys from 2^25), 256.
+  CHECK(width_at(u32{}, (std::int64_t(1) << 25) - 1) == 1024);
+  CHECK(width_u32(25) == 256);
+  CHECK(width_u32(28) == 256);
+  CHECK(warpsort_width<float, no_value>(tuned, std::int64_t(1) << 28) == 256);
   CHECK(warpsort_width<u64, no_value>(tuned, std::int64_t(1) << 28) == 256);
   CHECK(warpsort_width<u32, u32>(tuned, std::int64_t(1) << 28) == 256);
   gpusort::policy::warpsort chosen{};

@@ -88,19 +88,29 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   static constexpr int four_way_warps_per_block = static_cast<int>(
       std::min<std::size_t>(4, static_shared_limit / sizeof(warp::merge_four_runs_storage<Key, Value, M>)));
   // Step 2 merges four runs a pass (warp::merge_four_runs: two levels of pairwise buffer
-  // merges in one pass over device memory) for items of 4 to 8 bytes from 256 MiB of items
-  // (four_way_from). A four-way pass first waits for its co-ranks (multiway_select: a chain of
-  // dependent steps, 50-80 us whatever n, bench/RESULTS.md run 87), which long passes hide and
-  // short ones do not, and its kernel holds fewer warps (u32:u32 at t = 256: 138 registers
-  // against 96). Whole sorts, two-way against four-way passes (bench_warpsort's ways study,
-  // H100, run 96, ms): u32 2^25 1.614 / 1.617, 2^26 3.31 / 3.14, 2^28 13.74 / 12.23 (t =
-  // 1024: 222 registers); u64 2^24 1.680 / 1.845, 2^25 3.43 / 3.29; u32:u32 2^24 1.745 /
-  // 1.740, 2^25 3.49 / 3.20, 2^28 31.19 / 25.68. So they pay from 256 MiB of items, 2^25
-  // 8-byte items and 2^26 4-byte ones. (H200, run 96: at 2^24 10-20 % slower, u32 at 2^28 3 %
-  // faster.) Smaller items keep two-way passes: unmeasured.
+  // merges in one pass over device memory) for items of 4 to 8 bytes from four_way_from items.
+  // A four-way pass first waits for its co-ranks (multiway_select: a chain of dependent
+  // steps, 50-80 us whatever n, bench/RESULTS.md run 87), which long passes hide and short
+  // ones do not, and its kernel holds fewer warps (u32:u32 at t = 256: 138 registers against
+  // 96). Whole sorts, two-way against four-way passes (bench_warpsort's ways study, H100, run
+  // 96, ms): u32 2^25 1.614 / 1.617, 2^26 3.31 / 3.14, 2^28 13.74 / 12.23 (t = 1024: 222
+  // registers); u64 2^24 1.680 / 1.845, 2^25 3.43 / 3.29; u32:u32 2^24 1.745 / 1.740, 2^25
+  // 3.49 / 3.20, 2^28 31.19 / 25.68. So 8-byte items take them from 256 MiB (2^25 items).
+  // (H200, run 96: at 2^24 10-20 % slower.) 4-byte items take them from 2^25 items, at
+  // t = four_way_width, which run 96 did not try: against two-way passes at the tuned t =
+  // 1024 (run 111, H100, ms) u32 2^25 1.592 / 1.535, 3/2 of 2^25 2.452 / 2.276, 2^26 3.15 /
+  // 2.92, 2^28 12.26 / 11.67, 2^29 25.15 / 23.40; below 2^25 it is a toss-up (2^24 0.806 /
+  // 0.800, 5/4 of 2^24 1.041 / 1.086). Smaller items keep two-way passes: unmeasured.
   static constexpr bool four_way_passes = item_bytes >= 4 && item_bytes <= 8;
   static constexpr std::int64_t four_way_from =
-      ((std::int64_t(1) << 28) + static_cast<std::int64_t>(item_bytes) - 1) / static_cast<std::int64_t>(item_bytes);
+      item_bytes <= 4 ? std::int64_t(1) << 25
+                      : ((std::int64_t(1) << 28) + static_cast<std::int64_t>(item_bytes) - 1) /
+                            static_cast<std::int64_t>(item_bytes);
+  // The widest tuned t of four-way passes: four buffers of t items a warp take registers
+  // (u32 at t = 1024: 222 a lane). u32 keys, four-way passes at t = 256 / 512 / 1024 (run
+  // 111, H100, ms): 2^25 1.535 / 1.630 / 1.624, 2^26 2.92 / 3.16 / 3.14, 2^28 11.67 / 12.96 /
+  // 12.26. 8-byte items go no wider anyway.
+  static constexpr int four_way_width = 256;
   // Step 2/4: the merge buffer t (policy.merge_width) and the outputs of a warp, 16 or 32
   // buffer halves. Wider buffers take fewer steps per item and more outputs per warp
   // amortise its range's two merge-path searches, but leave fewer warps to a pass: by
@@ -831,8 +841,11 @@ template <class Key, class Value>
 int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
   using tuning = warpsort_tuning<Key, Value>;
   if (policy.merge_width != 0) return policy.merge_width;
+  const int widest = warpsort_four_way<warpsort_step2::bitonic_merge, Key, Value>(n)
+                         ? std::min(tuning::widest_tuned_width, tuning::four_way_width)
+                         : tuning::widest_tuned_width;
   int width = 64;
-  while (2 * width <= tuning::widest_tuned_width && warpsort_supports_width<Key, Value>(2 * width) &&
+  while (2 * width <= widest && warpsort_supports_width<Key, Value>(2 * width) &&
          n >= tuning::width_doubles_from(2 * width))
     width *= 2;
   return width;
