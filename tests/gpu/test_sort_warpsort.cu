@@ -136,9 +136,10 @@ TEST_CASE("warpsort: 2^24 keys on every distribution", "[warpsort][large]") {
 }
 
 TEST_CASE("warpsort: merge passes stretched to whole waves of the device", "[warpsort][large]") {
-  // On an H100 the merge passes of these sizes fill 1.9 (2^25) and 3.9 (2^26) waves of the
-  // device's resident warps, which warpsort_whole_waves stretches to whole waves; the pairs'
-  // 2^26 passes also take the partition kernel (more than 4096 ranges).
+  // Passes of a few waves of the device's resident warps, which warpsort_whole_waves stretches
+  // to whole waves where they fill fewer than four (four-way step-2 passes and step 4's
+  // two-way levels alike); at 2^26 step 4's levels take the partition kernel (more than 4096
+  // ranges).
   const std::int64_t n = GENERATE((std::int64_t(1) << 25) + 12345, std::int64_t(1) << 26);
   check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {distribution::uniform, n},
                                                 gpusort::less{}, false);
