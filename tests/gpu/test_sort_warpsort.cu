@@ -147,6 +147,14 @@ TEST_CASE("warpsort: merge passes stretched to whole waves of the device", "[war
                                                      gpusort::less{}, false);
 }
 
+TEST_CASE("warpsort: 8-byte pairs either side of the four-way threshold", "[warpsort][large]") {
+  // Pairs merge four runs a step-2 pass from four_way_from items (3/2 of 2^24), two below it.
+  const std::int64_t from = gpusort::detail::warpsort_tuning<std::uint32_t, std::uint32_t>::four_way_from;
+  const std::int64_t n = from + GENERATE(-1, 0);
+  const auto dist = GENERATE(distribution::uniform, distribution::sorted, distribution::few_distinct_2);
+  check_sort<policy_t, std::uint32_t, std::uint32_t>(warpsort_policy, {dist, n}, gpusort::less{}, false);
+}
+
 TEST_CASE("warpsort: 2^28 keys and pairs", "[warpsort][large]") {
   const std::int64_t n = std::int64_t(1) << 28;
   check_sort<policy_t, std::uint32_t, no_value>(warpsort_policy, {distribution::uniform, n},

@@ -75,7 +75,8 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   }
   // Four runs a pass: u32:u32 at 2^24 (2048 runs of 8K) in 5 passes instead of 9, then one
   // step-4 level instead of two. The policy merges four a pass for items of 4 to 8 bytes from
-  // four_way_from items: 256 MiB of 8-byte items, 2^25 4-byte ones.
+  // four_way_from items: 2^25 4-byte items, 3/2 of 2^24 pairs of 8 bytes, 256 MiB of 8-byte
+  // keys.
   using pair_tuning = warpsort_tuning<std::uint32_t, std::uint32_t>;
   using key_tuning = warpsort_tuning<std::uint32_t, no_value>;
   const warpsort_shape<std::uint32_t, std::uint32_t> two(std::int64_t(1) << 24, false), four(std::int64_t(1) << 24, true);
@@ -88,7 +89,8 @@ TEST_CASE("warpsort_shape: passes, runs and levels", "[warpsort][host]") {
   STATIC_REQUIRE(key_tuning::four_way_passes);
   STATIC_REQUIRE(!warpsort_tuning<std::uint16_t, no_value>::four_way_passes);
   STATIC_REQUIRE(!warpsort_tuning<std::uint64_t, std::uint64_t>::four_way_passes);
-  STATIC_REQUIRE(pair_tuning::four_way_from == std::int64_t(1) << 25);
+  STATIC_REQUIRE(pair_tuning::four_way_from == 3 * (std::int64_t(1) << 23));
+  STATIC_REQUIRE(warpsort_tuning<std::uint16_t, std::uint16_t>::four_way_from == std::int64_t(1) << 25);
   STATIC_REQUIRE(warpsort_tuning<std::uint64_t, no_value>::four_way_from == std::int64_t(1) << 25);
   STATIC_REQUIRE(key_tuning::four_way_from == std::int64_t(1) << 25);
   REQUIRE(warpsort_shape<std::uint32_t, std::uint32_t>(pair_tuning::four_way_from - 1).step2_ways == 2);

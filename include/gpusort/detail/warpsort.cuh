@@ -95,15 +95,20 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // 96). Whole sorts, two-way against four-way passes (bench_warpsort's ways study, H100, run
   // 96, ms): u32 2^25 1.614 / 1.617, 2^26 3.31 / 3.14, 2^28 13.74 / 12.23 (t = 1024: 222
   // registers); u64 2^24 1.680 / 1.845, 2^25 3.43 / 3.29; u32:u32 2^24 1.745 / 1.740, 2^25
-  // 3.49 / 3.20, 2^28 31.19 / 25.68. So 8-byte items take them from 256 MiB (2^25 items).
-  // (H200, run 96: at 2^24 10-20 % slower.) 4-byte items take them from 2^25 items, at
+  // 3.49 / 3.20, 2^28 31.19 / 25.68 (H200, run 96: at 2^24 10-20 % slower). So keys of 5
+  // to 8 bytes take them from 256 MiB (2^25 8-byte keys), and pairs of 5 to 8 bytes from 3/2
+  // of 2^24 items, where keys alone do not pay yet: two-way against four-way passes at t =
+  // 256 (run 111, H100, ms) u32:u32 3/2 of 2^24 2.659 / 2.483, u64 2.618 / 2.644; at 2^24
+  // they tie for u32:u32 (1.726 / 1.726). 4-byte items take them from 2^25 items, at
   // t = four_way_width, which run 96 did not try: against two-way passes at the tuned t =
   // 1024 (run 111, H100, ms) u32 2^25 1.592 / 1.535, 3/2 of 2^25 2.452 / 2.276, 2^26 3.15 /
   // 2.92, 2^28 12.26 / 11.67, 2^29 25.15 / 23.40; below 2^25 it is a toss-up (2^24 0.806 /
   // 0.800, 5/4 of 2^24 1.041 / 1.086). Smaller items keep two-way passes: unmeasured.
   static constexpr bool four_way_passes = item_bytes >= 4 && item_bytes <= 8;
+  static constexpr bool has_values = !std::is_same<Value, no_value>::value;
   static constexpr std::int64_t four_way_from =
       item_bytes <= 4 ? std::int64_t(1) << 25
+      : has_values    ? 3 * (std::int64_t(1) << 23)
                       : ((std::int64_t(1) << 28) + static_cast<std::int64_t>(item_bytes) - 1) /
                             static_cast<std::int64_t>(item_bytes);
   // The widest tuned t of four-way passes: four buffers of t items a warp take registers
