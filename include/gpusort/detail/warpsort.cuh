@@ -98,8 +98,8 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // 3.49 / 3.20, 2^28 31.19 / 25.68 (H200, run 96: at 2^24 10-20 % slower). So keys of 5
   // to 8 bytes take them from 256 MiB (2^25 8-byte keys), and pairs of 5 to 8 bytes from 3/2
   // of 2^24 items, where keys alone do not pay yet: two-way against four-way passes at t =
-  // 256 (run 111, H100, ms) u32:u32 3/2 of 2^24 2.659 / 2.483, u64 2.618 / 2.644; at 2^24
-  // they tie for u32:u32 (1.726 / 1.726). 4-byte items take them from 2^25 items, at
+  // 256 (run 111, H100, ms) u32:u32 3/2 of 2^24 2.659 / 2.483, u64 2.617 / 2.644; at 2^24
+  // they tie for u32:u32 (1.724 / 1.726). 4-byte items take them from 2^25 items, at
   // t = four_way_width, which run 96 did not try: against two-way passes at the tuned t =
   // 1024 (run 111, H100, ms) u32 2^25 1.592 / 1.535, 3/2 of 2^25 2.452 / 2.276, 2^26 3.15 /
   // 2.92, 2^28 12.26 / 11.67, 2^29 25.15 / 23.40; below 2^25 it is a toss-up (2^24 0.806 /
