@@ -235,6 +235,11 @@ TEST_CASE("warpsort: the tuned merge width and outputs per warp", "[warpsort][ho
   CHECK(warpsort_width<float, no_value>(tuned, std::int64_t(1) << 28) == 256);
   CHECK(warpsort_width<u64, no_value>(tuned, std::int64_t(1) << 28) == 256);
   CHECK(warpsort_width<u32, u32>(tuned, std::int64_t(1) << 28) == 256);
+  // Each form's own t, whichever the policy takes (bench_warpsort's ways study).
+  using gpusort::detail::warpsort_tuned_width;
+  CHECK(warpsort_tuned_width<u32, no_value>(std::int64_t(1) << 24, true) == 256);
+  CHECK(warpsort_tuned_width<u32, no_value>(std::int64_t(1) << 28, false) == 1024);
+  CHECK(warpsort_tuned_width<u64, no_value>(std::int64_t(1) << 28, false) == 256);
   gpusort::policy::warpsort chosen{};
   chosen.merge_width = 128;
   CHECK(warpsort_width<u32, no_value>(chosen, std::int64_t(1) << 28) == 128);

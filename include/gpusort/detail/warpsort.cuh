@@ -842,18 +842,24 @@ constexpr bool warpsort_supports_width(int width) {
   return fits && width <= tuning::max_merge_width;
 }
 
+// The tuned t for a sort of n items whose step 2 merges four runs a pass or two; bench_warpsort's
+// ways study times each form at its own.
 template <class Key, class Value>
-int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
+int warpsort_tuned_width(std::int64_t n, bool four_way) {
   using tuning = warpsort_tuning<Key, Value>;
-  if (policy.merge_width != 0) return policy.merge_width;
-  const int widest = warpsort_four_way<warpsort_step2::bitonic_merge, Key, Value>(n)
-                         ? std::min(tuning::widest_tuned_width, tuning::four_way_width)
-                         : tuning::widest_tuned_width;
+  const int widest = four_way ? std::min(tuning::widest_tuned_width, tuning::four_way_width)
+                              : tuning::widest_tuned_width;
   int width = 64;
   while (2 * width <= widest && warpsort_supports_width<Key, Value>(2 * width) &&
          n >= tuning::width_doubles_from(2 * width))
     width *= 2;
   return width;
+}
+
+template <class Key, class Value>
+int warpsort_width(const policy::warpsort& policy, std::int64_t n) {
+  if (policy.merge_width != 0) return policy.merge_width;
+  return warpsort_tuned_width<Key, Value>(n, warpsort_four_way<warpsort_step2::bitonic_merge, Key, Value>(n));
 }
 
 template <warpsort_step1 STEP1 = warpsort_step1::warp_bitonic,
