@@ -105,12 +105,11 @@ struct warpsort_tuning : warp_run_tuning<Key, Value> {
   // 2.92, 2^28 12.26 / 11.67, 2^29 25.15 / 23.40; below 2^25 it is a toss-up (2^24 0.806 /
   // 0.800, 5/4 of 2^24 1.041 / 1.086). Smaller items keep two-way passes: unmeasured.
   static constexpr bool four_way_passes = item_bytes >= 4 && item_bytes <= 8;
-  static constexpr bool has_values = !std::is_same<Value, no_value>::value;
   static constexpr std::int64_t four_way_from =
-      item_bytes <= 4 ? std::int64_t(1) << 25
-      : has_values    ? 3 * (std::int64_t(1) << 23)
-                      : ((std::int64_t(1) << 28) + static_cast<std::int64_t>(item_bytes) - 1) /
-                            static_cast<std::int64_t>(item_bytes);
+      item_bytes <= 4     ? std::int64_t(1) << 25
+      : has_values<Value> ? 3 * (std::int64_t(1) << 23)
+                          : ((std::int64_t(1) << 28) + static_cast<std::int64_t>(item_bytes) - 1) /
+                                static_cast<std::int64_t>(item_bytes);
   // The widest tuned t of four-way passes: four buffers of t items a warp take registers
   // (u32 at t = 1024: 222 a lane). u32 keys, four-way passes at t = 256 / 512 / 1024 (run
   // 111, H100, ms): 2^25 1.535 / 1.630 / 1.624, 2^26 2.92 / 3.16 / 3.14, 2^28 11.67 / 12.96 /
